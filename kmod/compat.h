@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ubfab compatibility: every difference between the kernel series ubfab
+ * supports (6.1 and 6.12) is bridged here and nowhere else.
+ */
+#ifndef _UBFAB_COMPAT_H
+#define _UBFAB_COMPAT_H
+
+#include <linux/version.h>
+#include <net/genetlink.h>
+
+/* 6.2 made struct class's devnode() take a const device. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define UBFAB_DEVNODE_CONST const
+#else
+#define UBFAB_DEVNODE_CONST
+#endif
+
+/* 6.2 moved a dump's parsed request attributes into a struct genl_info. */
+static inline struct nlattr **ubfab_dump_attrs(struct netlink_callback *cb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	return genl_dumpit_info(cb)->info.attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+#endif /* _UBFAB_COMPAT_H */

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ubfab control plane: the "ubfab" generic netlink family, which reports
+ * the fabric, its entities, ports and planes to any netlink client.
+ *
+ * Commands, attributes and errors are defined in include/uapi/linux/ubfab.h
+ * and Documentation/netlink/ubfab.yaml. One fill function per object serves
+ * both do and dump. The handlers run in parallel (parallel_ops) without a
+ * lock of their own: the fabric's shape is immutable while the family is
+ * registered, and states and counters are read with READ_ONCE() and
+ * atomic64_read().
+ */
+#include <net/genetlink.h>
+
+#include "compat.h"
+#include "ubfab.h"
+
+/* Set before the family is registered, cleared after it is unregistered. */
+static struct ubfab_fabric *ubfab_nl_fabric;
+
+static struct genl_family ubfab_nl_family;
+
+typedef int (*ubfab_nl_fill_t)(struct sk_buff *skb, const void *obj);
+
+static int ubfab_nl_put_stats(struct sk_buff *skb, int attr,
+			      const struct ubfab_stats *stats)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, attr);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, UBFAB_A_STATS_TX_BYTES,
+			      atomic64_read(&stats->tx_bytes),
+			      UBFAB_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_STATS_RX_BYTES,
+			      atomic64_read(&stats->rx_bytes),
+			      UBFAB_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_STATS_TX_OPS,
+			      atomic64_read(&stats->tx_ops),
+			      UBFAB_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_STATS_RX_OPS,
+			      atomic64_read(&stats->rx_ops),
+			      UBFAB_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_STATS_ERRORS,
+			      atomic64_read(&stats->errors),
+			      UBFAB_A_STATS_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int ubfab_nl_fill_fabric(struct sk_buff *skb, const void *obj)
+{
+	const struct ubfab_fabric *fabric = obj;
+	const struct ubfab_topo *topo = &fabric->topo;
+
+	if (nla_put_string(skb, UBFAB_A_FABRIC_PROFILE, topo->profile) ||
+	    nla_put_u32(skb, UBFAB_A_FABRIC_NODES, topo->nodes) ||
+	    nla_put_u32(skb, UBFAB_A_FABRIC_CHIPS_PER_NODE,
+			topo->chips_per_node) ||
+	    nla_put_u32(skb, UBFAB_A_FABRIC_DIES_PER_CHIP,
+			topo->dies_per_chip) ||
+	    nla_put_u32(skb, UBFAB_A_FABRIC_CPUS_PER_NODE,
+			topo->cpus_per_node) ||
+	    nla_put_u32(skb, UBFAB_A_FABRIC_PLANES, topo->planes) ||
+	    nla_put_u32(skb, UBFAB_A_FABRIC_L2_PER_PLANE,
+			topo->l2_per_plane) ||
+	    nla_put_u32(skb, UBFAB_A_FABRIC_NPUS, ubfab_topo_npus(topo)) ||
+	    nla_put_u32(skb, UBFAB_A_FABRIC_CPUS, ubfab_topo_cpus(topo)) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_FABRIC_NPU_MEM, topo->npu_mem,
+			      UBFAB_A_FABRIC_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_FABRIC_CPU_MEM, topo->cpu_mem,
+			      UBFAB_A_FABRIC_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_FABRIC_SETUP_NS, fabric->setup_ns,
+			      UBFAB_A_FABRIC_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ubfab_nl_fill_entity(struct sk_buff *skb, const void *obj)
+{
+	const struct ubfab_entity *entity = obj;
+	const struct ubfab_loc *loc = &entity->loc;
+
+	if (nla_put_u32(skb, UBFAB_A_ENTITY_EID, entity->eid) ||
+	    nla_put_string(skb, UBFAB_A_ENTITY_NAME, dev_name(&entity->dev)) ||
+	    nla_put_u32(skb, UBFAB_A_ENTITY_KIND, loc->kind) ||
+	    nla_put_u32(skb, UBFAB_A_ENTITY_NODE, loc->node) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_ENTITY_MEM_SIZE, entity->mem_size,
+			      UBFAB_A_ENTITY_PAD) ||
+	    nla_put_u32(skb, UBFAB_A_ENTITY_PORTS, entity->nr_ports))
+		return -EMSGSIZE;
+
+	if (loc->kind == UBFAB_ENTITY_NPU) {
+		if (nla_put_u32(skb, UBFAB_A_ENTITY_CHIP, loc->chip) ||
+		    nla_put_u32(skb, UBFAB_A_ENTITY_DIE, loc->die))
+			return -EMSGSIZE;
+	} else if (nla_put_u32(skb, UBFAB_A_ENTITY_SOCKET, loc->socket)) {
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static int ubfab_nl_fill_port(struct sk_buff *skb, const void *obj)
+{
+	const struct ubfab_port *port = obj;
+
+	if (nla_put_u32(skb, UBFAB_A_PORT_EID, port->entity->eid) ||
+	    nla_put_u32(skb, UBFAB_A_PORT_PLANE, port->plane) ||
+	    nla_put_u32(skb, UBFAB_A_PORT_STATE, READ_ONCE(port->state)))
+		return -EMSGSIZE;
+	return ubfab_nl_put_stats(skb, UBFAB_A_PORT_STATS, &port->stats);
+}
+
+static int ubfab_nl_fill_plane(struct sk_buff *skb, const void *obj)
+{
+	const struct ubfab_plane *plane = obj;
+
+	if (nla_put_u32(skb, UBFAB_A_PLANE_ID, plane->id) ||
+	    nla_put_u32(skb, UBFAB_A_PLANE_STATE, READ_ONCE(plane->state)) ||
+	    nla_put_u32(skb, UBFAB_A_PLANE_L1_SWITCHES, plane->nr_l1) ||
+	    nla_put_u32(skb, UBFAB_A_PLANE_L2_SWITCHES, plane->nr_l2) ||
+	    nla_put_u32(skb, UBFAB_A_PLANE_PORTS,
+			ubfab_nl_fabric->nr_entities) ||
+	    nla_put_u32(skb, UBFAB_A_PLANE_PORTS_UP,
+			ubfab_plane_ports_up(ubfab_nl_fabric, plane)))
+		return -EMSGSIZE;
+	return ubfab_nl_put_stats(skb, UBFAB_A_PLANE_STATS, &plane->stats);
+}
+
+/* One complete message: header, the object's attributes, end. */
+static int ubfab_nl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
+			u8 cmd, ubfab_nl_fill_t fill, const void *obj)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &ubfab_nl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (fill(skb, obj)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int ubfab_nl_reply(struct genl_info *info, ubfab_nl_fill_t fill,
+			  const void *obj)
+{
+	struct sk_buff *msg;
+	int ret;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	ret = ubfab_nl_put(msg, info->snd_portid, info->snd_seq, 0,
+			   info->genlhdr->cmd, fill, obj);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int ubfab_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+			     u8 cmd, ubfab_nl_fill_t fill, const void *obj)
+{
+	return ubfab_nl_put(skb, NETLINK_CB(cb->skb).portid,
+			    cb->nlh->nlmsg_seq, NLM_F_MULTI, cmd, fill, obj);
+}
+
+static int ubfab_nl_fabric_get_doit(struct sk_buff *skb,
+				    struct genl_info *info)
+{
+	return ubfab_nl_reply(info, ubfab_nl_fill_fabric, ubfab_nl_fabric);
+}
+
+static int ubfab_nl_entity_get_doit(struct sk_buff *skb,
+				    struct genl_info *info)
+{
+	struct ubfab_entity *entity;
+	struct nlattr *attr;
+
+	attr = info->attrs[UBFAB_A_ENTITY_EID];
+	if (attr) {
+		entity = ubfab_entity_find(ubfab_nl_fabric, nla_get_u32(attr));
+	} else {
+		attr = info->attrs[UBFAB_A_ENTITY_NAME];
+		if (!attr) {
+			NL_SET_ERR_MSG(info->extack,
+				       "entity EID or name required");
+			return -EINVAL;
+		}
+		entity = ubfab_entity_find_by_name(ubfab_nl_fabric,
+						   nla_data(attr));
+	}
+	if (!entity) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "no such entity");
+		return -ENODEV;
+	}
+	return ubfab_nl_reply(info, ubfab_nl_fill_entity, entity);
+}
+
+static int ubfab_nl_entity_get_dumpit(struct sk_buff *skb,
+				      struct netlink_callback *cb)
+{
+	u32 eid;
+
+	for (eid = cb->args[0]; eid < ubfab_nl_fabric->nr_entities; eid++) {
+		if (ubfab_nl_dump_one(skb, cb, UBFAB_CMD_ENTITY_GET,
+				      ubfab_nl_fill_entity,
+				      ubfab_nl_fabric->entities[eid]))
+			break;
+	}
+	cb->args[0] = eid;
+	return skb->len;
+}
+
+static int ubfab_nl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ubfab_entity *entity;
+	u32 plane;
+
+	if (GENL_REQ_ATTR_CHECK(info, UBFAB_A_PORT_EID) ||
+	    GENL_REQ_ATTR_CHECK(info, UBFAB_A_PORT_PLANE))
+		return -EINVAL;
+
+	entity = ubfab_entity_find(ubfab_nl_fabric,
+				   nla_get_u32(info->attrs[UBFAB_A_PORT_EID]));
+	if (!entity) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[UBFAB_A_PORT_EID],
+				    "no such entity");
+		return -ENODEV;
+	}
+	plane = nla_get_u32(info->attrs[UBFAB_A_PORT_PLANE]);
+	if (plane >= entity->nr_ports) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[UBFAB_A_PORT_PLANE],
+				    "no such plane");
+		return -ENODEV;
+	}
+	return ubfab_nl_reply(info, ubfab_nl_fill_port, &entity->ports[plane]);
+}
+
+/*
+ * cb->args[0] is the next port as eid * planes + plane; with an EID filter
+ * the walk is confined to that entity's ports.
+ */
+static int ubfab_nl_port_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	struct nlattr *filter = ubfab_dump_attrs(cb)[UBFAB_A_PORT_EID];
+	u32 planes = ubfab_nl_fabric->topo.planes;
+	u32 pos, end = ubfab_nl_fabric->nr_entities * planes;
+	struct ubfab_entity *entity;
+
+	if (filter) {
+		entity = ubfab_entity_find(ubfab_nl_fabric,
+					   nla_get_u32(filter));
+		if (!entity) {
+			NL_SET_ERR_MSG_ATTR(cb->extack, filter,
+					    "no such entity");
+			return -ENODEV;
+		}
+		if (!cb->args[0])
+			cb->args[0] = entity->eid * planes;
+		end = (entity->eid + 1) * planes;
+	}
+
+	for (pos = cb->args[0]; pos < end; pos++) {
+		entity = ubfab_nl_fabric->entities[pos / planes];
+		if (ubfab_nl_dump_one(skb, cb, UBFAB_CMD_PORT_GET,
+				      ubfab_nl_fill_port,
+				      &entity->ports[pos % planes]))
+			break;
+	}
+	cb->args[0] = pos;
+	return skb->len;
+}
+
+static int ubfab_nl_plane_get_doit(struct sk_buff *skb,
+				   struct genl_info *info)
+{
+	u32 id;
+
+	if (GENL_REQ_ATTR_CHECK(info, UBFAB_A_PLANE_ID))
+		return -EINVAL;
+	id = nla_get_u32(info->attrs[UBFAB_A_PLANE_ID]);
+	if (id >= ubfab_nl_fabric->topo.planes) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[UBFAB_A_PLANE_ID],
+				    "no such plane");
+		return -ENODEV;
+	}
+	return ubfab_nl_reply(info, ubfab_nl_fill_plane,
+			      &ubfab_nl_fabric->planes[id]);
+}
+
+static int ubfab_nl_plane_get_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	u32 id;
+
+	for (id = cb->args[0]; id < ubfab_nl_fabric->topo.planes; id++) {
+		if (ubfab_nl_dump_one(skb, cb, UBFAB_CMD_PLANE_GET,
+				      ubfab_nl_fill_plane,
+				      &ubfab_nl_fabric->planes[id]))
+			break;
+	}
+	cb->args[0] = id;
+	return skb->len;
+}
+
+static const struct nla_policy ubfab_nl_entity_policy[UBFAB_A_ENTITY_NAME + 1] = {
+	[UBFAB_A_ENTITY_EID] = { .type = NLA_U32 },
+	[UBFAB_A_ENTITY_NAME] = { .type = NLA_NUL_STRING,
+				  .len = UBFAB_NAME_MAX - 1 },
+};
+
+static const struct nla_policy ubfab_nl_port_policy[UBFAB_A_PORT_PLANE + 1] = {
+	[UBFAB_A_PORT_EID] = { .type = NLA_U32 },
+	[UBFAB_A_PORT_PLANE] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy ubfab_nl_plane_policy[UBFAB_A_PLANE_ID + 1] = {
+	[UBFAB_A_PLANE_ID] = { .type = NLA_U32 },
+};
+
+static const struct genl_ops ubfab_nl_ops[] = {
+	{
+		.cmd = UBFAB_CMD_FABRIC_GET,
+		.doit = ubfab_nl_fabric_get_doit,
+	},
+	{
+		.cmd = UBFAB_CMD_ENTITY_GET,
+		.doit = ubfab_nl_entity_get_doit,
+		.dumpit = ubfab_nl_entity_get_dumpit,
+		.policy = ubfab_nl_entity_policy,
+		.maxattr = ARRAY_SIZE(ubfab_nl_entity_policy) - 1,
+	},
+	{
+		.cmd = UBFAB_CMD_PORT_GET,
+		.doit = ubfab_nl_port_get_doit,
+		.dumpit = ubfab_nl_port_get_dumpit,
+		.policy = ubfab_nl_port_policy,
+		.maxattr = ARRAY_SIZE(ubfab_nl_port_policy) - 1,
+	},
+	{
+		.cmd = UBFAB_CMD_PLANE_GET,
+		.doit = ubfab_nl_plane_get_doit,
+		.dumpit = ubfab_nl_plane_get_dumpit,
+		.policy = ubfab_nl_plane_policy,
+		.maxattr = ARRAY_SIZE(ubfab_nl_plane_policy) - 1,
+	},
+};
+
+static struct genl_family ubfab_nl_family = {
+	.name = UBFAB_GENL_NAME,
+	.version = UBFAB_GENL_VERSION,
+	.module = THIS_MODULE,
+	.netnsok = true,
+	.parallel_ops = true,
+	.ops = ubfab_nl_ops,
+	.n_ops = ARRAY_SIZE(ubfab_nl_ops),
+	.resv_start_op = UBFAB_CMD_MAX + 1,
+};
+
+/**
+ * ubfab_netlink_init() - register the family for a built fabric
+ * @fabric: the fabric every request reports on
+ *
+ * Return: 0 or the error of genl_register_family().
+ */
+int ubfab_netlink_init(struct ubfab_fabric *fabric)
+{
+	int ret;
+
+	ubfab_nl_fabric = fabric;
+	ret = genl_register_family(&ubfab_nl_family);
+	if (ret)
+		ubfab_nl_fabric = NULL;
+	return ret;
+}
+
+/*
+ * genl_unregister_family() waits for running requests; a dump in progress
+ * holds a module reference, so none can be running at module exit.
+ */
+void ubfab_netlink_fini(void)
+{
+	genl_unregister_family(&ubfab_nl_family);
+	ubfab_nl_fabric = NULL;
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ubfab planes: the independent switching planes and their switch chips.
+ *
+ * Each plane has one L1 switch per node, which every entity of that node
+ * reaches through its port into the plane, and a tier of L2 switches that
+ * joins the L1 switches of all nodes. A transfer between two entities of
+ * one node crosses one switch (die -> L1 -> die); between nodes it crosses
+ * three (die -> L1 -> L2 -> L1 -> die).
+ */
+#include <linux/slab.h>
+
+#include "ubfab.h"
+
+/**
+ * ubfab_planes_init() - build the fabric's planes and their switches
+ * @fabric: fabric whose topology is set
+ *
+ * Every plane and switch starts up.
+ * Return: 0 or -ENOMEM.
+ */
+int ubfab_planes_init(struct ubfab_fabric *fabric)
+{
+	const struct ubfab_topo *topo = &fabric->topo;
+	struct ubfab_plane *plane;
+	u32 p, i;
+
+	fabric->planes = kcalloc(topo->planes, sizeof(*fabric->planes),
+				 GFP_KERNEL);
+	if (!fabric->planes)
+		return -ENOMEM;
+
+	for (p = 0; p < topo->planes; p++) {
+		plane = &fabric->planes[p];
+		plane->id = p;
+		plane->state = UBFAB_STATE_UP;
+		plane->nr_l1 = topo->nodes;
+		plane->nr_l2 = topo->l2_per_plane;
+		plane->switches = kcalloc(plane->nr_l1 + plane->nr_l2,
+					  sizeof(*plane->switches), GFP_KERNEL);
+		if (!plane->switches)
+			goto err_free_planes;
+
+		for (i = 0; i < plane->nr_l1 + plane->nr_l2; i++) {
+			struct ubfab_switch *sw = &plane->switches[i];
+
+			sw->tier = i < plane->nr_l1 ? UBFAB_SWITCH_L1 :
+						      UBFAB_SWITCH_L2;
+			sw->index = i < plane->nr_l1 ? i : i - plane->nr_l1;
+			sw->state = UBFAB_STATE_UP;
+		}
+	}
+	return 0;
+
+err_free_planes:
+	ubfab_planes_fini(fabric);
+	return -ENOMEM;
+}
+
+void ubfab_planes_fini(struct ubfab_fabric *fabric)
+{
+	u32 p;
+
+	for (p = 0; p < fabric->topo.planes; p++)
+		kfree(fabric->planes[p].switches);
+	kfree(fabric->planes);
+	fabric->planes = NULL;
+}
+
+/**
+ * ubfab_plane_ports_up() - how many entity ports into a plane are up
+ * @fabric: the fabric
+ * @plane: one of its planes
+ *
+ * Return: the count, read without a lock; states may change meanwhile.
+ */
+u32 ubfab_plane_ports_up(const struct ubfab_fabric *fabric,
+			 const struct ubfab_plane *plane)
+{
+	u32 eid, up = 0;
+
+	for (eid = 0; eid < fabric->nr_entities; eid++) {
+		const struct ubfab_port *port =
+			&fabric->entities[eid]->ports[plane->id];
+
+		if (READ_ONCE(port->state) == UBFAB_STATE_UP)
+			up++;
+	}
+	return up;
+}

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ubfab internal header: the object model of the emulated fabric and the
+ * functions each file exports to the others.
+ *
+ * Object model (Documentation/architecture.rst has the full picture):
+ *
+ *   fabric ─┬─ planes[]    ── switches[] (L1 per node, then L2)
+ *           └─ entities[]  ── ports[]  (one per plane)
+ *
+ * The fabric is built once in module init and torn down in module exit.
+ * Its shape (topology, arrays, names) is immutable in between, so readers
+ * need no lock to walk it. The mutable parts are states, read and written
+ * with READ_ONCE()/WRITE_ONCE(), and counters, which are atomic64_t.
+ * Entities are reference counted through their struct device: an open file
+ * holds a reference, and the last put frees the entity.
+ */
+#ifndef _UBFAB_H
+#define _UBFAB_H
+
+#include <linux/atomic.h>
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/types.h>
+#include <linux/ubfab.h>
+
+#define UBFAB_MAX_NODES		256
+#define UBFAB_MAX_CHIPS		16	/* NPU chips per node */
+#define UBFAB_MAX_DIES		4	/* dies per NPU chip */
+#define UBFAB_MAX_CPUS		16	/* CPUs per node */
+#define UBFAB_MAX_PLANES	16
+#define UBFAB_MAX_L2		64	/* L2 switch chips per plane */
+#define UBFAB_MAX_ENTITIES	8192
+#define UBFAB_MAX_MEM		(1ULL << 40)	/* per entity */
+
+/**
+ * struct ubfab_topo - the shape of the supernode, resolved from parameters
+ * @profile: name of the profile the shape started from, or "custom"
+ * @nodes: servers in the supernode
+ * @chips_per_node: NPU chips per node
+ * @dies_per_chip: dies per NPU chip; each die is one entity
+ * @cpus_per_node: CPUs per node; each CPU is one entity
+ * @planes: independent switching planes; every entity has a port in each
+ * @l2_per_plane: L2 switch chips in each plane
+ * @npu_mem: bytes of HBM per NPU die
+ * @cpu_mem: bytes of DRAM per CPU
+ */
+struct ubfab_topo {
+	const char *profile;
+	u32 nodes;
+	u32 chips_per_node;
+	u32 dies_per_chip;
+	u32 cpus_per_node;
+	u32 planes;
+	u32 l2_per_plane;
+	u64 npu_mem;
+	u64 cpu_mem;
+};
+
+/**
+ * struct ubfab_loc - where an entity sits in the supernode
+ * @kind: NPU die or CPU
+ * @node: node (server) index
+ * @chip: NPU chip within the node (NPU only)
+ * @die: die within the chip (NPU only)
+ * @socket: CPU within the node (CPU only)
+ */
+struct ubfab_loc {
+	enum ubfab_entity_kind kind;
+	u32 node;
+	u32 chip;
+	u32 die;
+	u32 socket;
+};
+
+/* topo.c: parameters, profiles and EID arithmetic */
+int ubfab_topo_resolve(struct ubfab_topo *topo);
+u32 ubfab_topo_npus(const struct ubfab_topo *topo);
+u32 ubfab_topo_cpus(const struct ubfab_topo *topo);
+u32 ubfab_topo_entities(const struct ubfab_topo *topo);
+void ubfab_topo_locate(const struct ubfab_topo *topo, u32 eid,
+		       struct ubfab_loc *loc);
+
+/**
+ * struct ubfab_stats - traffic counters of a port or a plane
+ *
+ * Updated with atomic64_add() by the data path and read one by one, so a
+ * reader may see a transfer's bytes before its op; each value on its own is
+ * exact.
+ */
+struct ubfab_stats {
+	atomic64_t tx_bytes;
+	atomic64_t rx_bytes;
+	atomic64_t tx_ops;
+	atomic64_t rx_ops;
+	atomic64_t errors;
+};
+
+enum ubfab_switch_tier {
+	UBFAB_SWITCH_L1,
+	UBFAB_SWITCH_L2,
+};
+
+/**
+ * struct ubfab_switch - one UB switch chip
+ * @tier: L1 (in a node) or L2 (joining the nodes of one plane)
+ * @index: node for L1, position in the plane for L2
+ * @state: enum ubfab_state, READ_ONCE()/WRITE_ONCE()
+ */
+struct ubfab_switch {
+	enum ubfab_switch_tier tier;
+	u32 index;
+	int state;
+};
+
+/**
+ * struct ubfab_plane - one independent switching plane
+ * @id: plane number, 0 .. planes - 1
+ * @state: enum ubfab_state, READ_ONCE()/WRITE_ONCE()
+ * @stats: traffic that crossed this plane
+ * @nr_l1: L1 switches, one per node; they come first in @switches
+ * @nr_l2: L2 switches, after the L1 ones in @switches
+ * @switches: nr_l1 + nr_l2 switches
+ */
+struct ubfab_plane {
+	u32 id;
+	int state;
+	struct ubfab_stats stats;
+	u32 nr_l1;
+	u32 nr_l2;
+	struct ubfab_switch *switches;
+};
+
+struct ubfab_entity;
+
+/**
+ * struct ubfab_port - the UB port of one entity into one plane
+ * @entity: owner
+ * @plane: the plane this port attaches to
+ * @state: enum ubfab_state, READ_ONCE()/WRITE_ONCE()
+ * @stats: traffic through this port
+ */
+struct ubfab_port {
+	struct ubfab_entity *entity;
+	u32 plane;
+	int state;
+	struct ubfab_stats stats;
+};
+
+/**
+ * struct ubfab_entity - a UB endpoint: an NPU die or a CPU
+ * @dev: the device under class "ubfab"; its refcount is the entity's
+ * @cdev: /dev/ubfab/<name>; an open file holds a reference on @dev
+ * @fabric: the fabric this entity belongs to
+ * @eid: fabric identifier, also the index in the fabric's entity table
+ * @loc: position in the supernode
+ * @mem_size: bytes of memory (HBM or DRAM) this entity owns
+ * @nr_ports: ports in @ports, one per plane
+ * @ports: the entity's UB ports
+ */
+struct ubfab_entity {
+	struct device dev;
+	struct cdev cdev;
+	struct ubfab_fabric *fabric;
+	u32 eid;
+	struct ubfab_loc loc;
+	u64 mem_size;
+	u32 nr_ports;
+	struct ubfab_port ports[];
+};
+
+static inline struct ubfab_entity *to_ubfab_entity(struct device *dev)
+{
+	return container_of(dev, struct ubfab_entity, dev);
+}
+
+/**
+ * struct ubfab_fabric - the whole emulated supernode
+ * @topo: its shape
+ * @setup_ns: how long building it took
+ * @devt: first device number; entity eid uses @devt + eid
+ * @planes: @topo.planes planes
+ * @nr_entities: entities in @entities
+ * @entities: table indexed by EID; each slot holds a device reference
+ */
+struct ubfab_fabric {
+	struct ubfab_topo topo;
+	u64 setup_ns;
+	dev_t devt;
+	struct ubfab_plane *planes;
+	u32 nr_entities;
+	struct ubfab_entity **entities;
+};
+
+/* fabric.c */
+struct ubfab_fabric *ubfab_fabric_create(const struct ubfab_topo *topo);
+void ubfab_fabric_destroy(struct ubfab_fabric *fabric);
+struct ubfab_entity *ubfab_entity_find(struct ubfab_fabric *fabric, u32 eid);
+struct ubfab_entity *ubfab_entity_find_by_name(struct ubfab_fabric *fabric,
+					       const char *name);
+
+/* plane.c */
+int ubfab_planes_init(struct ubfab_fabric *fabric);
+void ubfab_planes_fini(struct ubfab_fabric *fabric);
+u32 ubfab_plane_ports_up(const struct ubfab_fabric *fabric,
+			 const struct ubfab_plane *plane);
+
+/* entity.c */
+int ubfab_entity_class_register(void);
+void ubfab_entity_class_unregister(void);
+struct ubfab_entity *ubfab_entity_create(struct ubfab_fabric *fabric,
+					 u32 eid);
+void ubfab_entity_destroy(struct ubfab_entity *entity);
+
+/* netlink.c */
+int ubfab_netlink_init(struct ubfab_fabric *fabric);
+void ubfab_netlink_fini(void);
+
+#endif /* _UBFAB_H */
