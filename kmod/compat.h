@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ubfab compatibility: every difference between the kernel series ubfab
- * supports (6.1 and 6.12) is bridged here and nowhere else.
+ * supports (6.1 and 6.12) is bridged here and nowhere else. This is the
+ * one file allowed to test LINUX_VERSION_CODE (make lint knows).
  */
 #ifndef _UBFAB_COMPAT_H
 #define _UBFAB_COMPAT_H
@@ -10,7 +11,7 @@
 #include <net/genetlink.h>
 
 /* 6.2 made struct class's devnode() take a const device. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#if KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
 #define UBFAB_DEVNODE_CONST const
 #else
 #define UBFAB_DEVNODE_CONST
@@ -19,7 +20,7 @@
 /* 6.2 moved a dump's parsed request attributes into a struct genl_info. */
 static inline struct nlattr **ubfab_dump_attrs(struct netlink_callback *cb)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#if KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
 	return genl_dumpit_info(cb)->info.attrs;
 #else
 	return genl_dumpit_info(cb)->attrs;

@@ -60,20 +60,47 @@ static const struct file_operations ubfab_entity_fops = {
 	.release = ubfab_entity_release,
 };
 
-#define UBFAB_ENTITY_ATTR_U32(_name, _field)				\
-static ssize_t _name##_show(struct device *dev,				\
-			    struct device_attribute *attr, char *buf)	\
-{									\
-	return sysfs_emit(buf, "%u\n", to_ubfab_entity(dev)->_field);	\
-}									\
-static DEVICE_ATTR_RO(_name)
+static ssize_t eid_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_ubfab_entity(dev)->eid);
+}
+static DEVICE_ATTR_RO(eid);
 
-UBFAB_ENTITY_ATTR_U32(eid, eid);
-UBFAB_ENTITY_ATTR_U32(node, loc.node);
-UBFAB_ENTITY_ATTR_U32(chip, loc.chip);
-UBFAB_ENTITY_ATTR_U32(die, loc.die);
-UBFAB_ENTITY_ATTR_U32(socket, loc.socket);
-UBFAB_ENTITY_ATTR_U32(ports, nr_ports);
+static ssize_t node_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_ubfab_entity(dev)->loc.node);
+}
+static DEVICE_ATTR_RO(node);
+
+static ssize_t chip_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_ubfab_entity(dev)->loc.chip);
+}
+static DEVICE_ATTR_RO(chip);
+
+static ssize_t die_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_ubfab_entity(dev)->loc.die);
+}
+static DEVICE_ATTR_RO(die);
+
+static ssize_t socket_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_ubfab_entity(dev)->loc.socket);
+}
+static DEVICE_ATTR_RO(socket);
+
+static ssize_t ports_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_ubfab_entity(dev)->nr_ports);
+}
+static DEVICE_ATTR_RO(ports);
 
 static ssize_t kind_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)

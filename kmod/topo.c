@@ -11,6 +11,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bits.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
@@ -18,7 +19,7 @@
 
 #include "ubfab.h"
 
-#define UBFAB_GIB	(1ULL << 30)
+#define UBFAB_GIB	BIT_ULL(30)
 
 static const struct ubfab_topo ubfab_profiles[] = {
 	{

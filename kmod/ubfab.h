@@ -19,6 +19,7 @@
 #define _UBFAB_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/cdev.h>
 #include <linux/device.h>
 #include <linux/types.h>
@@ -31,7 +32,7 @@
 #define UBFAB_MAX_PLANES	16
 #define UBFAB_MAX_L2		64	/* L2 switch chips per plane */
 #define UBFAB_MAX_ENTITIES	8192
-#define UBFAB_MAX_MEM		(1ULL << 40)	/* per entity */
+#define UBFAB_MAX_MEM		BIT_ULL(40)	/* per entity */
 
 /**
  * struct ubfab_topo - the shape of the supernode, resolved from parameters
