@@ -366,7 +366,6 @@ static struct genl_family ubfab_nl_family = {
 	.parallel_ops = true,
 	.ops = ubfab_nl_ops,
 	.n_ops = ARRAY_SIZE(ubfab_nl_ops),
-	.resv_start_op = UBFAB_CMD_MAX + 1,
 };
 
 /**

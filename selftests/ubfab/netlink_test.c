@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ubfab netlink family against hostile requests: missing, malformed,
+ * oversized and unexpected attributes, unknown commands and reserved header
+ * bits each get a clean errno, and the family keeps answering afterwards.
+ * Requests are built by hand with libnl so that the library's own checks
+ * are out of the way.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include "kselftest_harness.h"
+#include "libubfab.h"
+#include "ubfab_test.h"
+
+FIXTURE(raw) {
+	struct nl_sock *sk;
+	int family;
+};
+
+FIXTURE_SETUP(raw)
+{
+	ASSERT_EQ(0, ubfab_reload(""));
+	self->sk = nl_socket_alloc();
+	ASSERT_NE(NULL, self->sk);
+	ASSERT_EQ(0, genl_connect(self->sk));
+	self->family = genl_ctrl_resolve(self->sk, UBFAB_GENL_NAME);
+	ASSERT_LT(0, self->family);
+}
+
+FIXTURE_TEARDOWN(raw)
+{
+	nl_socket_free(self->sk);
+	ubfab_unload();
+}
+
+static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
+{
+	*(int *)arg = err->error;
+	return NL_STOP;
+}
+
+static int on_ack(struct nl_msg *msg, void *arg)
+{
+	*(int *)arg = 0;
+	return NL_STOP;
+}
+
+/* A dump ends with NLMSG_DONE, whose payload is the dump's error or 0. */
+static int on_finish(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	*(int *)arg = nlmsg_datalen(nlh) >= (int)sizeof(int) ?
+		      *(int *)nlmsg_data(nlh) : 0;
+	return NL_STOP;
+}
+
+static int on_valid(struct nl_msg *msg, void *arg)
+{
+	return NL_OK;
+}
+
+/*
+ * Send msg and return the kernel's errno for it: 0 for a reply plus ack,
+ * else the negative error from the NLMSG_ERROR message.
+ */
+static int transact(struct nl_sock *sk, struct nl_msg *msg)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	int result = 1, ret;
+
+	if (!cb)
+		return -ENOMEM;
+	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &result);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &result);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, &result);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, NULL);
+	ret = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	while (ret >= 0 && result == 1)
+		ret = nl_recvmsgs(sk, cb);
+	nl_cb_put(cb);
+	/* libnl fails nl_recvmsgs() on an error message; result has it. */
+	return result == 1 ? -EIO : result;
+}
+
+static struct nl_msg *request(int family, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (msg)
+		genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0,
+			    flags | NLM_F_ACK, cmd, UBFAB_GENL_VERSION);
+	return msg;
+}
+
+TEST_F(raw, well_formed_requests_succeed)
+{
+	struct nl_msg *msg;
+
+	msg = request(self->family, UBFAB_CMD_FABRIC_GET, 0);
+	EXPECT_EQ(0, transact(self->sk, msg));
+	msg = request(self->family, UBFAB_CMD_ENTITY_GET, 0);
+	nla_put_u32(msg, UBFAB_A_ENTITY_EID, 0);
+	EXPECT_EQ(0, transact(self->sk, msg));
+	msg = request(self->family, UBFAB_CMD_ENTITY_GET, 0);
+	nla_put_string(msg, UBFAB_A_ENTITY_NAME, "cpu0");
+	EXPECT_EQ(0, transact(self->sk, msg));
+	msg = request(self->family, UBFAB_CMD_PLANE_GET, NLM_F_DUMP);
+	EXPECT_EQ(0, transact(self->sk, msg));
+}
+
+TEST_F(raw, missing_attributes)
+{
+	struct nl_msg *msg;
+
+	msg = request(self->family, UBFAB_CMD_ENTITY_GET, 0);
+	EXPECT_EQ(-EINVAL, transact(self->sk, msg));
+	msg = request(self->family, UBFAB_CMD_PORT_GET, 0);
+	nla_put_u32(msg, UBFAB_A_PORT_EID, 0);
+	EXPECT_EQ(-EINVAL, transact(self->sk, msg));
+	msg = request(self->family, UBFAB_CMD_PORT_GET, 0);
+	nla_put_u32(msg, UBFAB_A_PORT_PLANE, 0);
+	EXPECT_EQ(-EINVAL, transact(self->sk, msg));
+	msg = request(self->family, UBFAB_CMD_PLANE_GET, 0);
+	EXPECT_EQ(-EINVAL, transact(self->sk, msg));
+}
+
+TEST_F(raw, malformed_attributes)
+{
+	char long_name[UBFAB_NAME_MAX + 1];
+	struct nl_msg *msg;
+
+	/* A u32 attribute two bytes long. */
+	msg = request(self->family, UBFAB_CMD_ENTITY_GET, 0);
+	nla_put_u16(msg, UBFAB_A_ENTITY_EID, 0);
+	EXPECT_EQ(-EINVAL, transact(self->sk, msg));
+
+	/* A name as long as the buffer, with no room for its NUL. */
+	memset(long_name, 'n', sizeof(long_name));
+	long_name[UBFAB_NAME_MAX] = '\0';
+	msg = request(self->family, UBFAB_CMD_ENTITY_GET, 0);
+	nla_put_string(msg, UBFAB_A_ENTITY_NAME, long_name);
+	EXPECT_EQ(-EINVAL, transact(self->sk, msg));
+
+	/* A name with no NUL at all. */
+	msg = request(self->family, UBFAB_CMD_ENTITY_GET, 0);
+	nla_put(msg, UBFAB_A_ENTITY_NAME, 4, "npu0");
+	EXPECT_EQ(-EINVAL, transact(self->sk, msg));
+
+	/* An attribute the command does not know. */
+	msg = request(self->family, UBFAB_CMD_PLANE_GET, 0);
+	nla_put_u32(msg, UBFAB_A_PLANE_ID, 0);
+	nla_put_u32(msg, UBFAB_A_PLANE_MAX + 1, 0);
+	EXPECT_EQ(-EINVAL, transact(self->sk, msg));
+
+	/* FABRIC_GET takes no attributes at all. */
+	msg = request(self->family, UBFAB_CMD_FABRIC_GET, 0);
+	nla_put_u32(msg, UBFAB_A_FABRIC_NODES, 1);
+	EXPECT_EQ(-EINVAL, transact(self->sk, msg));
+}
+
+TEST_F(raw, out_of_range_identifiers)
+{
+	struct nl_msg *msg;
+
+	msg = request(self->family, UBFAB_CMD_ENTITY_GET, 0);
+	nla_put_u32(msg, UBFAB_A_ENTITY_EID, UINT32_MAX);
+	EXPECT_EQ(-ENODEV, transact(self->sk, msg));
+	msg = request(self->family, UBFAB_CMD_PORT_GET, 0);
+	nla_put_u32(msg, UBFAB_A_PORT_EID, 0);
+	nla_put_u32(msg, UBFAB_A_PORT_PLANE, UINT32_MAX);
+	EXPECT_EQ(-ENODEV, transact(self->sk, msg));
+	msg = request(self->family, UBFAB_CMD_PORT_GET, NLM_F_DUMP);
+	nla_put_u32(msg, UBFAB_A_PORT_EID, 1000000);
+	EXPECT_EQ(-ENODEV, transact(self->sk, msg));
+	msg = request(self->family, UBFAB_CMD_PLANE_GET, 0);
+	nla_put_u32(msg, UBFAB_A_PLANE_ID, 7);
+	EXPECT_EQ(-ENODEV, transact(self->sk, msg));
+}
+
+TEST_F(raw, unknown_command)
+{
+	struct nl_msg *msg;
+
+	msg = request(self->family, UBFAB_CMD_MAX + 1, 0);
+	EXPECT_EQ(-EOPNOTSUPP, transact(self->sk, msg));
+	msg = request(self->family, 0, 0);
+	EXPECT_EQ(-EOPNOTSUPP, transact(self->sk, msg));
+}
+
+TEST_F(raw, reserved_header_bits)
+{
+	struct genlmsghdr *hdr;
+	struct nl_msg *msg;
+
+	msg = request(self->family, UBFAB_CMD_FABRIC_GET, 0);
+	hdr = nlmsg_data(nlmsg_hdr(msg));
+	hdr->reserved = 1;
+	EXPECT_EQ(-EINVAL, transact(self->sk, msg));
+}
+
+/* After all of the above, the family still answers. */
+TEST_F(raw, still_answers)
+{
+	struct ubfab_fabric_info f;
+	struct ubfab_nl *nl;
+	struct nl_msg *msg;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		msg = request(self->family, UBFAB_CMD_ENTITY_GET, 0);
+		nla_put_u16(msg, UBFAB_A_ENTITY_EID, i);
+		ASSERT_EQ(-EINVAL, transact(self->sk, msg));
+	}
+	ASSERT_EQ(0, ubfab_nl_open(&nl));
+	EXPECT_EQ(0, ubfab_fabric_get(nl, &f));
+	EXPECT_EQ(2, f.nodes);
+	ubfab_nl_close(nl);
+}
+
+TEST_HARNESS_MAIN

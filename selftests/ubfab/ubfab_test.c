@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers shared by the ubfab selftests: loading and unloading the module,
+ * reading sysfs, and watching the kernel log.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "ubfab_test.h"
+
+const char *ubfab_ko_path(void)
+{
+	static char path[256];
+	struct utsname u;
+	const char *env = getenv("UBFAB_KO");
+
+	if (env && *env)
+		return env;
+	uname(&u);
+	snprintf(path, sizeof(path), "/lib/modules/%s/extra/ubfab.ko",
+		 u.release);
+	return path;
+}
+
+int ubfab_load(const char *params)
+{
+	int fd, ret = 0;
+
+	fd = open(ubfab_ko_path(), O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, params, 0))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int ubfab_unload(void)
+{
+	if (syscall(SYS_delete_module, "ubfab", O_NONBLOCK))
+		return -errno;
+	return 0;
+}
+
+bool ubfab_loaded(void)
+{
+	return access("/sys/module/ubfab", F_OK) == 0;
+}
+
+int ubfab_reload(const char *params)
+{
+	int ret = ubfab_unload();
+
+	if (ret && ret != -ENOENT)
+		return ret;
+	return ubfab_load(params);
+}
+
+int read_text(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+int read_u64(const char *path, uint64_t *val)
+{
+	char buf[64], *end;
+	int ret;
+
+	ret = read_text(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	errno = 0;
+	*val = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end)
+		return -EINVAL;
+	return 0;
+}
+
+int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+bool kmsg_find(int fd, const char *needle)
+{
+	char rec[2048];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: read on */
+		if (n <= 0)
+			return false;
+		rec[n] = '\0';
+		if (strstr(rec, needle))
+			return true;
+	}
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the ubfab selftests: loading and unloading the module,
+ * reading sysfs, and watching the kernel log.
+ */
+#ifndef UBFAB_TEST_H
+#define UBFAB_TEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Path of ubfab.ko: $UBFAB_KO, else /lib/modules/$(uname -r)/extra/ubfab.ko */
+const char *ubfab_ko_path(void);
+/* finit_module() with these parameters: 0 or -errno. */
+int ubfab_load(const char *params);
+/* delete_module(O_NONBLOCK): 0 or -errno (-ENOENT when not loaded). */
+int ubfab_unload(void);
+bool ubfab_loaded(void);
+/* Unload if loaded, then load: 0 or -errno. */
+int ubfab_reload(const char *params);
+
+/* Read a whole small file into buf, without a trailing newline: 0 or -errno. */
+int read_text(const char *path, char *buf, size_t len);
+/* Read a file holding one unsigned decimal number: 0 or -errno. */
+int read_u64(const char *path, uint64_t *val);
+
+/* An open /dev/kmsg positioned at its end, or -errno. */
+int kmsg_open(void);
+/* Whether a record logged since kmsg_open() contains needle. */
+bool kmsg_find(int fd, const char *needle);
+
+#endif
