@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libubfab internals shared by the library's source files: the session
+ * structure, the request plumbing (nl.c) and the attribute-set decoder
+ * (attr.c). Nothing here is exported; libubfab.map keeps these symbols
+ * local to the shared object.
+ */
+#ifndef LIBUBFAB_INTERNAL_H
+#define LIBUBFAB_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "libubfab.h"
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+/* Room for the longest extended-ack message we keep. */
+#define LIBUBFAB_ERRMSG_MAX	256
+
+/* Highest attribute number of any attribute set the library decodes. */
+#define LIBUBFAB_MAXATTR	15
+
+struct ubfab_nl {
+	struct nl_sock *sk;
+	int family;
+	char errmsg[LIBUBFAB_ERRMSG_MAX];
+};
+
+struct libubfab_attrset;
+
+/**
+ * struct libubfab_field - where one attribute of a set lands in a struct
+ * @attr: attribute number
+ * @offset: offset of the member in the destination struct; its type follows
+ *	from the set's policy (NLA_U32: uint32_t, NLA_U64: uint64_t,
+ *	NLA_STRING: char[policy maxlen], NLA_NESTED: a struct decoded by @nest)
+ * @required: a reply without this attribute is malformed
+ * @nest: attribute set of a nested attribute, NULL otherwise
+ */
+struct libubfab_field {
+	uint16_t attr;
+	uint16_t offset;
+	bool required;
+	const struct libubfab_attrset *nest;
+};
+
+/**
+ * struct libubfab_attrset - an attribute set of the ubfab family
+ * @maxattr: highest attribute number (at most LIBUBFAB_MAXATTR)
+ * @policy: nla_parse() policy, indexed by attribute number
+ * @fields: the attributes copied into the destination struct
+ * @nfields: number of @fields
+ */
+struct libubfab_attrset {
+	int maxattr;
+	const struct nla_policy *policy;
+	const struct libubfab_field *fields;
+	size_t nfields;
+};
+
+/*
+ * Policies for the attribute types of the ubfab family. Fixed-size
+ * attributes must have exactly their size; strings must be NUL-terminated
+ * and fit a UBFAB_NAME_MAX buffer.
+ */
+#define LIBUBFAB_POLICY_U32	{ .type = NLA_U32, .minlen = 4, .maxlen = 4 }
+#define LIBUBFAB_POLICY_U64	{ .type = NLA_U64, .minlen = 8, .maxlen = 8 }
+#define LIBUBFAB_POLICY_NAME \
+	{ .type = NLA_STRING, .minlen = 1, .maxlen = UBFAB_NAME_MAX }
+#define LIBUBFAB_POLICY_NEST	{ .type = NLA_NESTED }
+
+/**
+ * libubfab_decode() - copy the attributes of one set into a struct
+ * @set: the attribute set
+ * @tb: attributes as parsed with @set's policy (maxattr + 1 entries)
+ * @out: destination struct; members of absent optional attributes keep
+ *	their value
+ *
+ * Return: 0, or -EPROTO if a required attribute (or one of a nested set)
+ * is missing or a nested set is malformed.
+ */
+int libubfab_decode(const struct libubfab_attrset *set, struct nlattr **tb,
+		    void *out);
+
+/*
+ * Called for each data message of a reply with its attributes parsed by
+ * the request's attribute set. Returns 0 to go on; anything else stops
+ * the callbacks and becomes the request's result (the rest of the reply
+ * is still read and dropped so the session stays usable).
+ */
+typedef int (*libubfab_reply_fn)(struct nlattr **tb, void *arg);
+
+/**
+ * libubfab_msg_new() - start a request of the ubfab family
+ * @nl: session
+ * @cmd: UBFAB_CMD_*
+ * @dump: a dump request (NLM_F_DUMP); otherwise a do request, acked
+ *
+ * Return: a message to add attributes to and pass to libubfab_request(),
+ * or NULL when out of memory.
+ */
+struct nl_msg *libubfab_msg_new(struct ubfab_nl *nl, uint8_t cmd, bool dump);
+
+/**
+ * libubfab_request() - send a request and read its whole reply
+ * @nl: session
+ * @msg: request from libubfab_msg_new(); always freed
+ * @set: attribute set of the reply's data messages
+ * @fn: called for each data message
+ * @arg: passed to @fn
+ *
+ * When the request fails, records the kernel's extended-ack message in @nl
+ * ("" if the failure carried none).
+ *
+ * Return: 0, the first nonzero value of @fn, -EPROTO for a malformed
+ * reply, the kernel's negative errno, or a negative errno of the socket.
+ */
+int libubfab_request(struct ubfab_nl *nl, struct nl_msg *msg,
+		     const struct libubfab_attrset *set,
+		     libubfab_reply_fn fn, void *arg);
+
+#endif /* LIBUBFAB_INTERNAL_H */

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libubfab queries of the fabric and its objects: the attribute sets of the
+ * "ubfab" family (policies and where each attribute lands in the public
+ * structs), and the get and dump calls for fabric, entities, ports and
+ * planes.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* A required attribute stored in member @m of struct @type. */
+#define FIELD(a, type, m) \
+	{ .attr = (a), .offset = offsetof(type, m), .required = true }
+
+#define ATTRSET(max, pol, flds) {					\
+	.maxattr = max, .policy = pol,					\
+	.fields = flds, .nfields = ARRAY_SIZE(flds),			\
+}
+
+_Static_assert(UBFAB_A_FABRIC_MAX <= LIBUBFAB_MAXATTR &&
+	       UBFAB_A_ENTITY_MAX <= LIBUBFAB_MAXATTR &&
+	       UBFAB_A_STATS_MAX <= LIBUBFAB_MAXATTR &&
+	       UBFAB_A_PORT_MAX <= LIBUBFAB_MAXATTR &&
+	       UBFAB_A_PLANE_MAX <= LIBUBFAB_MAXATTR,
+	       "LIBUBFAB_MAXATTR too small for an attribute set");
+
+/* Attribute set "fabric" */
+
+static const struct nla_policy fabric_policy[UBFAB_A_FABRIC_MAX + 1] = {
+	[UBFAB_A_FABRIC_PROFILE]	= LIBUBFAB_POLICY_NAME,
+	[UBFAB_A_FABRIC_NODES]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_FABRIC_CHIPS_PER_NODE]	= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_FABRIC_DIES_PER_CHIP]	= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_FABRIC_CPUS_PER_NODE]	= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_FABRIC_PLANES]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_FABRIC_L2_PER_PLANE]	= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_FABRIC_NPUS]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_FABRIC_CPUS]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_FABRIC_NPU_MEM]	= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_FABRIC_CPU_MEM]	= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_FABRIC_SETUP_NS]	= LIBUBFAB_POLICY_U64,
+};
+
+#define FABRIC(a, m) \
+	FIELD(UBFAB_A_FABRIC_##a, struct ubfab_fabric_info, m)
+static const struct libubfab_field fabric_fields[] = {
+	FABRIC(PROFILE, profile),
+	FABRIC(NODES, nodes),
+	FABRIC(CHIPS_PER_NODE, chips_per_node),
+	FABRIC(DIES_PER_CHIP, dies_per_chip),
+	FABRIC(CPUS_PER_NODE, cpus_per_node),
+	FABRIC(PLANES, planes),
+	FABRIC(L2_PER_PLANE, l2_per_plane),
+	FABRIC(NPUS, npus),
+	FABRIC(CPUS, cpus),
+	FABRIC(NPU_MEM, npu_mem),
+	FABRIC(CPU_MEM, cpu_mem),
+	FABRIC(SETUP_NS, setup_ns),
+};
+
+static const struct libubfab_attrset fabric_set =
+	ATTRSET(UBFAB_A_FABRIC_MAX, fabric_policy, fabric_fields);
+
+/* Attribute set "entity"; chip and die are NPU only, socket CPU only. */
+
+static const struct nla_policy entity_policy[UBFAB_A_ENTITY_MAX + 1] = {
+	[UBFAB_A_ENTITY_EID]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_ENTITY_NAME]		= LIBUBFAB_POLICY_NAME,
+	[UBFAB_A_ENTITY_KIND]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_ENTITY_NODE]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_ENTITY_CHIP]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_ENTITY_DIE]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_ENTITY_SOCKET]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_ENTITY_MEM_SIZE]	= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_ENTITY_PORTS]		= LIBUBFAB_POLICY_U32,
+};
+
+#define ENTITY(a, m) \
+	FIELD(UBFAB_A_ENTITY_##a, struct ubfab_entity_info, m)
+static const struct libubfab_field entity_fields[] = {
+	ENTITY(EID, eid),
+	ENTITY(NAME, name),
+	ENTITY(KIND, kind),
+	ENTITY(NODE, node),
+	{ .attr = UBFAB_A_ENTITY_CHIP,
+	  .offset = offsetof(struct ubfab_entity_info, chip) },
+	{ .attr = UBFAB_A_ENTITY_DIE,
+	  .offset = offsetof(struct ubfab_entity_info, die) },
+	{ .attr = UBFAB_A_ENTITY_SOCKET,
+	  .offset = offsetof(struct ubfab_entity_info, socket) },
+	ENTITY(MEM_SIZE, mem_size),
+	ENTITY(PORTS, ports),
+};
+
+static const struct libubfab_attrset entity_set =
+	ATTRSET(UBFAB_A_ENTITY_MAX, entity_policy, entity_fields);
+
+/* Attribute set "stats", nested in ports and planes. */
+
+static const struct nla_policy stats_policy[UBFAB_A_STATS_MAX + 1] = {
+	[UBFAB_A_STATS_TX_BYTES]	= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_STATS_RX_BYTES]	= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_STATS_TX_OPS]		= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_STATS_RX_OPS]		= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_STATS_ERRORS]		= LIBUBFAB_POLICY_U64,
+};
+
+#define STATS(a, m) \
+	FIELD(UBFAB_A_STATS_##a, struct ubfab_stats, m)
+static const struct libubfab_field stats_fields[] = {
+	STATS(TX_BYTES, tx_bytes),
+	STATS(RX_BYTES, rx_bytes),
+	STATS(TX_OPS, tx_ops),
+	STATS(RX_OPS, rx_ops),
+	STATS(ERRORS, errors),
+};
+
+static const struct libubfab_attrset stats_set =
+	ATTRSET(UBFAB_A_STATS_MAX, stats_policy, stats_fields);
+
+/* Attribute set "port" */
+
+static const struct nla_policy port_policy[UBFAB_A_PORT_MAX + 1] = {
+	[UBFAB_A_PORT_EID]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_PORT_PLANE]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_PORT_STATE]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_PORT_STATS]		= LIBUBFAB_POLICY_NEST,
+};
+
+#define PORT(a, m) \
+	FIELD(UBFAB_A_PORT_##a, struct ubfab_port_info, m)
+static const struct libubfab_field port_fields[] = {
+	PORT(EID, eid),
+	PORT(PLANE, plane),
+	PORT(STATE, state),
+	{ .attr = UBFAB_A_PORT_STATS, .required = true, .nest = &stats_set,
+	  .offset = offsetof(struct ubfab_port_info, stats) },
+};
+
+static const struct libubfab_attrset port_set =
+	ATTRSET(UBFAB_A_PORT_MAX, port_policy, port_fields);
+
+/* Attribute set "plane" */
+
+static const struct nla_policy plane_policy[UBFAB_A_PLANE_MAX + 1] = {
+	[UBFAB_A_PLANE_ID]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_PLANE_STATE]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_PLANE_L1_SWITCHES]	= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_PLANE_L2_SWITCHES]	= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_PLANE_PORTS]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_PLANE_PORTS_UP]	= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_PLANE_STATS]		= LIBUBFAB_POLICY_NEST,
+};
+
+#define PLANE(a, m) \
+	FIELD(UBFAB_A_PLANE_##a, struct ubfab_plane_info, m)
+static const struct libubfab_field plane_fields[] = {
+	PLANE(ID, id),
+	PLANE(STATE, state),
+	PLANE(L1_SWITCHES, l1_switches),
+	PLANE(L2_SWITCHES, l2_switches),
+	PLANE(PORTS, ports),
+	PLANE(PORTS_UP, ports_up),
+	{ .attr = UBFAB_A_PLANE_STATS, .required = true, .nest = &stats_set,
+	  .offset = offsetof(struct ubfab_plane_info, stats) },
+};
+
+static const struct libubfab_attrset plane_set =
+	ATTRSET(UBFAB_A_PLANE_MAX, plane_policy, plane_fields);
+
+/* Objects: what a command replies with and how to hand it to the caller */
+
+union dump_cb {
+	ubfab_entity_cb entity;
+	ubfab_port_cb port;
+	ubfab_plane_cb plane;
+};
+
+/* Room for one decoded object of any dumpable kind. */
+union dump_obj {
+	struct ubfab_entity_info entity;
+	struct ubfab_port_info port;
+	struct ubfab_plane_info plane;
+};
+
+/**
+ * struct object - the reply of one command
+ * @cmd: UBFAB_CMD_*
+ * @set: attribute set of the reply
+ * @size: size of the public struct it decodes into
+ * @init: value of that struct before decoding, NULL for all zeroes
+ * @check: checks that go beyond one attribute, NULL if none
+ * @deliver: calls the dump callback of this object type (dumps only)
+ */
+struct object {
+	uint8_t cmd;
+	const struct libubfab_attrset *set;
+	size_t size;
+	const void *init;
+	int (*check)(struct nlattr **tb, const void *out);
+	int (*deliver)(const void *out, const union dump_cb *cb, void *arg);
+};
+
+static const struct object fabric_object = {
+	.cmd = UBFAB_CMD_FABRIC_GET,
+	.set = &fabric_set,
+	.size = sizeof(struct ubfab_fabric_info),
+};
+
+static const struct ubfab_entity_info entity_init = {
+	.chip = UBFAB_FIELD_NONE,
+	.die = UBFAB_FIELD_NONE,
+	.socket = UBFAB_FIELD_NONE,
+};
+
+/* An NPU has a chip and a die but no socket, a CPU only a socket. */
+static int entity_check(struct nlattr **tb, const void *out)
+{
+	const struct ubfab_entity_info *e = out;
+	bool chip = tb[UBFAB_A_ENTITY_CHIP] && tb[UBFAB_A_ENTITY_DIE];
+	bool socket = tb[UBFAB_A_ENTITY_SOCKET];
+	bool any_chip = tb[UBFAB_A_ENTITY_CHIP] || tb[UBFAB_A_ENTITY_DIE];
+
+	if (e->kind == UBFAB_ENTITY_NPU && (!chip || socket))
+		return -EPROTO;
+	if (e->kind == UBFAB_ENTITY_CPU && (any_chip || !socket))
+		return -EPROTO;
+	return 0;
+}
+
+static int entity_deliver(const void *out, const union dump_cb *cb, void *arg)
+{
+	return cb->entity(out, arg);
+}
+
+static const struct object entity_object = {
+	.cmd = UBFAB_CMD_ENTITY_GET,
+	.set = &entity_set,
+	.size = sizeof(struct ubfab_entity_info),
+	.init = &entity_init,
+	.check = entity_check,
+	.deliver = entity_deliver,
+};
+
+static int port_deliver(const void *out, const union dump_cb *cb, void *arg)
+{
+	return cb->port(out, arg);
+}
+
+static const struct object port_object = {
+	.cmd = UBFAB_CMD_PORT_GET,
+	.set = &port_set,
+	.size = sizeof(struct ubfab_port_info),
+	.deliver = port_deliver,
+};
+
+static int plane_deliver(const void *out, const union dump_cb *cb, void *arg)
+{
+	return cb->plane(out, arg);
+}
+
+static const struct object plane_object = {
+	.cmd = UBFAB_CMD_PLANE_GET,
+	.set = &plane_set,
+	.size = sizeof(struct ubfab_plane_info),
+	.deliver = plane_deliver,
+};
+
+static int object_decode(const struct object *o, struct nlattr **tb,
+			 void *out)
+{
+	int err;
+
+	if (o->init)
+		memcpy(out, o->init, o->size);
+	else
+		memset(out, 0, o->size);
+	err = libubfab_decode(o->set, tb, out);
+	if (!err && o->check)
+		err = o->check(tb, out);
+	return err;
+}
+
+/* Requests: a command, do or dump, with up to two attributes. */
+
+struct request_attr {
+	uint16_t type;
+	uint32_t u32;
+	const char *str;	/* a string attribute instead of u32 */
+};
+
+struct request {
+	const struct object *o;
+	bool dump;
+	unsigned int nattrs;
+	struct request_attr attrs[2];
+};
+
+static int request_run(struct ubfab_nl *nl, const struct request *req,
+		       libubfab_reply_fn fn, void *arg)
+{
+	struct nl_msg *msg;
+	unsigned int i;
+	int err = 0;
+
+	msg = libubfab_msg_new(nl, req->o->cmd, req->dump);
+	if (!msg)
+		return -ENOMEM;
+	for (i = 0; i < req->nattrs && !err; i++) {
+		const struct request_attr *a = &req->attrs[i];
+
+		err = a->str ? nla_put_string(msg, a->type, a->str) :
+			       nla_put_u32(msg, a->type, a->u32);
+	}
+	if (err) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	return libubfab_request(nl, msg, req->o->set, fn, arg);
+}
+
+struct get_ctx {
+	const struct object *o;
+	void *out;
+	unsigned int replies;
+};
+
+static int get_reply(struct nlattr **tb, void *arg)
+{
+	struct get_ctx *g = arg;
+
+	if (g->replies++)
+		return -EPROTO;	/* a do request has one reply */
+	return object_decode(g->o, tb, g->out);
+}
+
+static int object_get(struct ubfab_nl *nl, const struct request *req,
+		      void *out)
+{
+	struct get_ctx g = { .o = req->o, .out = out };
+	int err;
+
+	if (!nl || !out)
+		return -EINVAL;
+	err = request_run(nl, req, get_reply, &g);
+	if (!err && g.replies != 1)
+		err = -EPROTO;
+	return err;
+}
+
+struct dump_ctx {
+	const struct object *o;
+	union dump_cb cb;
+	void *arg;
+};
+
+static int dump_reply(struct nlattr **tb, void *arg)
+{
+	struct dump_ctx *d = arg;
+	union dump_obj obj;
+	int err;
+
+	err = object_decode(d->o, tb, &obj);
+	return err ? err : d->o->deliver(&obj, &d->cb, d->arg);
+}
+
+static int object_dump(struct ubfab_nl *nl, const struct request *req,
+		       const union dump_cb *cb, void *arg)
+{
+	struct dump_ctx d = { .o = req->o, .cb = *cb, .arg = arg };
+
+	if (!nl)
+		return -EINVAL;
+	return request_run(nl, req, dump_reply, &d);
+}
+
+/* The public API */
+
+int ubfab_fabric_get(struct ubfab_nl *nl, struct ubfab_fabric_info *out)
+{
+	const struct request req = { .o = &fabric_object };
+
+	return object_get(nl, &req, out);
+}
+
+int ubfab_entity_get(struct ubfab_nl *nl, uint32_t eid,
+		     struct ubfab_entity_info *out)
+{
+	const struct request req = {
+		.o = &entity_object,
+		.nattrs = 1,
+		.attrs = { { .type = UBFAB_A_ENTITY_EID, .u32 = eid } },
+	};
+
+	return object_get(nl, &req, out);
+}
+
+int ubfab_entity_get_by_name(struct ubfab_nl *nl, const char *name,
+			     struct ubfab_entity_info *out)
+{
+	const struct request req = {
+		.o = &entity_object,
+		.nattrs = 1,
+		.attrs = { { .type = UBFAB_A_ENTITY_NAME, .str = name } },
+	};
+
+	if (!name)
+		return -EINVAL;
+	/* no entity has a name that does not fit UBFAB_NAME_MAX */
+	if (strnlen(name, UBFAB_NAME_MAX) == UBFAB_NAME_MAX)
+		return -ENODEV;
+	return object_get(nl, &req, out);
+}
+
+int ubfab_entity_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg)
+{
+	const struct request req = { .o = &entity_object, .dump = true };
+	const union dump_cb u = { .entity = cb };
+
+	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
+}
+
+int ubfab_port_get(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+		   struct ubfab_port_info *out)
+{
+	const struct request req = {
+		.o = &port_object,
+		.nattrs = 2,
+		.attrs = {
+			{ .type = UBFAB_A_PORT_EID, .u32 = eid },
+			{ .type = UBFAB_A_PORT_PLANE, .u32 = plane },
+		},
+	};
+
+	return object_get(nl, &req, out);
+}
+
+int ubfab_port_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_port_cb cb,
+		    void *arg)
+{
+	const struct request req = {
+		.o = &port_object,
+		.dump = true,
+		.nattrs = eid != UBFAB_EID_ANY,
+		.attrs = { { .type = UBFAB_A_PORT_EID, .u32 = eid } },
+	};
+	const union dump_cb u = { .port = cb };
+
+	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
+}
+
+int ubfab_plane_get(struct ubfab_nl *nl, uint32_t id,
+		    struct ubfab_plane_info *out)
+{
+	const struct request req = {
+		.o = &plane_object,
+		.nattrs = 1,
+		.attrs = { { .type = UBFAB_A_PLANE_ID, .u32 = id } },
+	};
+
+	return object_get(nl, &req, out);
+}
+
+int ubfab_plane_dump(struct ubfab_nl *nl, ubfab_plane_cb cb, void *arg)
+{
+	const struct request req = { .o = &plane_object, .dump = true };
+	const union dump_cb u = { .plane = cb };
+
+	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
+}
