@@ -66,7 +66,7 @@ enum {
 	UBFAB_A_FABRIC_CPUS,		/* u32: CPUs in the supernode */
 	UBFAB_A_FABRIC_NPU_MEM,		/* u64: bytes of HBM per NPU die */
 	UBFAB_A_FABRIC_CPU_MEM,		/* u64: bytes of DRAM per CPU */
-	UBFAB_A_FABRIC_SETUP_NS,	/* u64: time module init took */
+	UBFAB_A_FABRIC_SETUP_NS,	/* u64: ns building the fabric took */
 	UBFAB_A_FABRIC_PAD,
 
 	__UBFAB_A_FABRIC_MAX,
