@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ubctl argument helpers: matching object and command names by prefix,
+ * numbers, leftover arguments, and the growable array the commands
+ * collect dump results in.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ubctl.h"
+
+int ubctl_match(const char *arg, const char *const *names, size_t n,
+		const char *what)
+{
+	size_t len = strlen(arg), i;
+	char candidates[128] = "";
+	int found = -1, matches = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(arg, names[i]))
+			return i;
+		if (len && !strncmp(arg, names[i], len)) {
+			found = i;
+			matches++;
+			snprintf(candidates + strlen(candidates),
+				 sizeof(candidates) - strlen(candidates),
+				 "%s%s", matches > 1 ? ", " : "", names[i]);
+		}
+	}
+	if (matches == 1)
+		return found;
+	if (matches)
+		ubctl_usage_error("ambiguous %s \"%s\" (%s)", what, arg,
+				  candidates);
+	else
+		ubctl_usage_error("unknown %s \"%s\"", what, arg);
+	return -1;
+}
+
+int ubctl_parse_u32(const char *keyword, const char *arg, uint32_t *v)
+{
+	unsigned long long n;
+	char *end;
+
+	if (!arg)
+		return ubctl_usage_error("missing number after \"%s\"",
+					 keyword);
+	errno = 0;
+	n = strtoull(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || n > UINT32_MAX)
+		return ubctl_usage_error("invalid %s \"%s\"", keyword, arg);
+	*v = n;
+	return UBCTL_EXIT_OK;
+}
+
+int ubctl_no_more_args(int argc, char **argv)
+{
+	if (argc > 0)
+		return ubctl_usage_error("unexpected argument \"%s\"", argv[0]);
+	return UBCTL_EXIT_OK;
+}
+
+int ubctl_vec_push(struct ubctl_vec *v, const void *item)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 64;
+		void *items = realloc(v->items, cap * v->size);
+
+		if (!items)
+			return -ENOMEM;
+		v->items = items;
+		v->cap = cap;
+	}
+	memcpy((char *)v->items + v->n++ * v->size, item, v->size);
+	return 0;
+}
+
+void ubctl_vec_free(struct ubctl_vec *v)
+{
+	free(v->items);
+	*v = (struct ubctl_vec){ .size = v->size };
+}

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ubctl ports: printing a port, loading ports, and
+ * "ubctl port show [ENTITY] [plane N]".
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ubctl.h"
+
+void ubctl_port_print(struct ubctl *u, const void *port, const void *ents)
+{
+	const struct ubfab_port_info *p = port;
+	const char *state = ubfab_state_name(p->state);
+	const char *name = ents ? ubctl_entity_name(ents, p->eid) : NULL;
+
+	if (u->json) {
+		json_object_begin(&u->js, NULL);
+		if (name)
+			json_string(&u->js, "entity", name);
+		json_uint(&u->js, "eid", p->eid);
+		json_uint(&u->js, "plane", p->plane);
+		json_string(&u->js, "state", state);
+		ubctl_print_stats(u, &p->stats);
+		json_object_end(&u->js);
+		return;
+	}
+	if (name)
+		printf("%s ", name);
+	else if (ents)
+		printf("eid %" PRIu32 " ", p->eid);
+	else
+		fputs("    ", stdout);
+	printf("plane %" PRIu32 ": state %s", p->plane, state);
+	ubctl_print_stats(u, &p->stats);
+	putchar('\n');
+}
+
+static int port_collect(const struct ubfab_port_info *p, void *arg)
+{
+	return ubctl_vec_push(arg, p);
+}
+
+int ubctl_port_load(struct ubctl *u, uint32_t eid, struct ubctl_vec *v)
+{
+	int code = ubctl_open(u);
+	int err;
+
+	if (code)
+		return code;
+	err = ubfab_port_dump(u->nl, eid, port_collect, v);
+	return err ? ubctl_nl_error(u, err, "port dump") : UBCTL_EXIT_OK;
+}
+
+/* Keep only the ports of plane @plane. */
+static void port_filter_plane(struct ubctl_vec *ports, uint32_t plane)
+{
+	struct ubfab_port_info *p = ports->items;
+	size_t i, n = 0;
+
+	for (i = 0; i < ports->n; i++)
+		if (p[i].plane == plane)
+			p[n++] = p[i];
+	ports->n = n;
+}
+
+int port_show(struct ubctl *u, int argc, char **argv)
+{
+	struct ubctl_vec ents = { .size = sizeof(struct ubfab_entity_info) };
+	struct ubctl_vec ports = { .size = sizeof(struct ubfab_port_info) };
+	struct ubctl_entity_spec spec, *one = NULL;
+	struct ubfab_plane_info pl;
+	bool by_plane = false;
+	uint32_t plane;
+	int code = 0;
+
+	if (argc && strcmp(argv[0], "plane")) {
+		one = &spec;
+		code = ubctl_entity_parse(&argc, &argv, one);
+	}
+	if (!code && argc && !strcmp(argv[0], "plane")) {
+		by_plane = true;
+		code = ubctl_parse_u32("plane", argc > 1 ? argv[1] : NULL,
+				       &plane);
+		argc -= 2;
+		argv += 2;
+	}
+	if (!code)
+		code = ubctl_no_more_args(argc, argv);
+	if (!code)
+		code = ubctl_entity_load(u, one, &ents);
+	if (!code && by_plane)
+		code = ubctl_plane_lookup(u, plane, &pl);
+	if (!code) {
+		const struct ubfab_entity_info *e = ents.items;
+
+		code = ubctl_port_load(u, one ? e->eid : UBFAB_EID_ANY,
+				       &ports);
+	}
+	if (!code && by_plane)
+		port_filter_plane(&ports, plane);
+	if (!code)
+		ubctl_print_list(u, NULL, &ports, ubctl_port_print, &ents);
+	ubctl_vec_free(&ents);
+	ubctl_vec_free(&ports);
+	return code;
+}

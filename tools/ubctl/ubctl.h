@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ubctl shared declarations: the run context, exit codes, the commands of
+ * each object, and the helpers the object files share (argument parsing,
+ * error reporting, entity lookup, output formatting).
+ */
+#ifndef UBCTL_H
+#define UBCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libubfab.h>
+
+#include "json.h"
+
+#define UBCTL_VERSION	"1.0.0"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Exit codes */
+enum {
+	UBCTL_EXIT_OK = 0,
+	UBCTL_EXIT_FAIL = 1,	/* runtime error: module, lookup, netlink */
+	UBCTL_EXIT_USAGE = 2,	/* bad command line */
+};
+
+/**
+ * struct ubctl - one run of ubctl
+ * @nl: netlink session, opened by ubctl_open() once the arguments are
+ *	parsed (the lookup and load helpers call it)
+ * @json: print JSON instead of text
+ * @js: the JSON writer (used when @json)
+ */
+struct ubctl {
+	struct ubfab_nl *nl;
+	bool json;
+	struct json js;
+};
+
+/*
+ * The "show" command of each object. argv holds the arguments after the
+ * command; each returns an exit code.
+ */
+int topo_show(struct ubctl *u, int argc, char **argv);
+int entity_show(struct ubctl *u, int argc, char **argv);
+int port_show(struct ubctl *u, int argc, char **argv);
+int plane_show(struct ubctl *u, int argc, char **argv);
+
+/*
+ * Errors (ubctl.c): print "ubctl: MESSAGE" to stderr, with a hint to
+ * --help for usage errors, and return the exit code @code.
+ */
+int ubctl_report(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define ubctl_usage_error(...)	ubctl_report(UBCTL_EXIT_USAGE, __VA_ARGS__)
+#define ubctl_error(...)	ubctl_report(UBCTL_EXIT_FAIL, __VA_ARGS__)
+/* A failed library call: "@what: strerror (kernel's extack message)". */
+int ubctl_nl_error(const struct ubctl *u, int err, const char *what);
+
+/* Open the session unless open; says so if the module is not loaded. */
+int ubctl_open(struct ubctl *u);
+
+/* Arguments (args.c) */
+
+/*
+ * Index of @arg in @names[0..n-1]: an exact name or an unambiguous
+ * prefix of one. Otherwise prints a usage error naming @what and
+ * returns -1.
+ */
+int ubctl_match(const char *arg, const char *const *names, size_t n,
+		const char *what);
+/* Parse "@keyword N"; returns 0 or UBCTL_EXIT_USAGE after a message. */
+int ubctl_parse_u32(const char *keyword, const char *arg, uint32_t *v);
+/* Complain about the first of @argc leftover arguments, if any. */
+int ubctl_no_more_args(int argc, char **argv);
+
+/**
+ * struct ubctl_vec - a growable array of fixed-size items
+ * @items: the items
+ * @n: number of items
+ * @cap: room in @items, in items
+ * @size: size of one item
+ */
+struct ubctl_vec {
+	void *items;
+	size_t n;
+	size_t cap;
+	size_t size;
+};
+
+/* Append a copy of @item; returns 0 or -ENOMEM. */
+int ubctl_vec_push(struct ubctl_vec *v, const void *item);
+void ubctl_vec_free(struct ubctl_vec *v);
+
+/* Entities (entity.c) */
+
+/**
+ * struct ubctl_entity_spec - an ENTITY argument: a name or "eid N"
+ * @name: the name, or NULL when given by EID
+ * @eid: the EID when @name is NULL
+ * @label: "eid N" when @name is NULL, for messages
+ */
+struct ubctl_entity_spec {
+	const char *name;
+	uint32_t eid;
+	char label[24];
+};
+
+/*
+ * Consume an ENTITY argument from the arguments (at least one left).
+ * Returns 0 or UBCTL_EXIT_USAGE after a message.
+ */
+int ubctl_entity_parse(int *argc, char ***argv, struct ubctl_entity_spec *s);
+/* Look the entity up; exit code, "LABEL: no such entity" if absent. */
+int ubctl_entity_lookup(struct ubctl *u, const struct ubctl_entity_spec *s,
+			struct ubfab_entity_info *e);
+/*
+ * Load the entity @s names into @v (struct ubfab_entity_info), or all
+ * entities if @s is NULL. Exit code.
+ */
+int ubctl_entity_load(struct ubctl *u, const struct ubctl_entity_spec *s,
+		      struct ubctl_vec *v);
+/* Name of entity @eid in @v (struct ubfab_entity_info), or NULL. */
+const char *ubctl_entity_name(const struct ubctl_vec *v, uint32_t eid);
+/* "hbm" for an NPU die, "dram" for a CPU, "memory" otherwise. */
+const char *ubctl_mem_type(uint32_t kind);
+/* The members of an entity's JSON object (inside an open object). */
+void ubctl_entity_json(struct ubctl *u, const struct ubfab_entity_info *e);
+
+/* Ports and planes shared between the objects (port.c, plane.c) */
+
+/*
+ * Print one port (a ubctl_print_fn). @ents: the entities, to name the
+ * port's owner; NULL in an entity's detail, where ports are indented.
+ */
+void ubctl_port_print(struct ubctl *u, const void *port, const void *ents);
+/* Load the ports of @eid (or UBFAB_EID_ANY) into @v. Exit code. */
+int ubctl_port_load(struct ubctl *u, uint32_t eid, struct ubctl_vec *v);
+/* Look plane @id up; exit code, "plane N: no such plane" if absent. */
+int ubctl_plane_lookup(struct ubctl *u, uint32_t id,
+		       struct ubfab_plane_info *p);
+/* Load all planes into @v (struct ubfab_plane_info). Exit code. */
+int ubctl_plane_load(struct ubctl *u, struct ubctl_vec *v);
+
+/* Output (fmt.c) */
+
+/* Bytes in binary units: "64GiB", "1.5MiB", "512B". */
+const char *ubctl_fmt_bytes(char *buf, size_t len, uint64_t bytes);
+/* A duration: "850ns", "12.3us", "1.23ms", "2.50s". */
+const char *ubctl_fmt_ns(char *buf, size_t len, uint64_t ns);
+/* Prints one item of a list; @ctx is what ubctl_print_list() got. */
+typedef void (*ubctl_print_fn)(struct ubctl *u, const void *item,
+			       const void *ctx);
+/*
+ * Print the items of @v: one after the other as text, or as a JSON array
+ * (the member @key of the open object, or the top-level value if NULL).
+ */
+void ubctl_print_list(struct ubctl *u, const char *key,
+		      const struct ubctl_vec *v, ubctl_print_fn print,
+		      const void *ctx);
+/* The counters: text " tx_bytes N ..." or a JSON "stats" object. */
+void ubctl_print_stats(struct ubctl *u, const struct ubfab_stats *s);
+
+#endif /* UBCTL_H */
