@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A stand-in libubfab.so.1 for testing ubctl on a host without ubfab.ko.
+ * It answers the public API from a made-up fabric instead of netlink:
+ * UBFAB_FAKE_PROFILE=small (default) or cm384 picks the shape, =none acts
+ * as if the module were not loaded. Port npu5/plane 3 is down, counters
+ * are made-up, and asking for plane 100 or above fails with -EINVAL and an
+ * extended-ack message, to exercise ubctl's error paths.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libubfab.h"
+
+#define GIB	(1ULL << 30)
+
+static const struct ubfab_fabric_info shapes[] = {
+	{
+		.profile = "small", .nodes = 2, .chips_per_node = 8,
+		.dies_per_chip = 2, .cpus_per_node = 4, .planes = 7,
+		.l2_per_plane = 16, .npus = 32, .cpus = 8,
+		.npu_mem = 64 * GIB, .cpu_mem = 256 * GIB,
+		.setup_ns = 1834250,
+	},
+	{
+		.profile = "cm384", .nodes = 48, .chips_per_node = 8,
+		.dies_per_chip = 2, .cpus_per_node = 4, .planes = 7,
+		.l2_per_plane = 16, .npus = 768, .cpus = 192,
+		.npu_mem = 64 * GIB, .cpu_mem = 256 * GIB,
+		.setup_ns = 41200917,
+	},
+};
+
+struct ubfab_nl {
+	const struct ubfab_fabric_info *f;
+	char errmsg[64];
+};
+
+int ubfab_nl_open(struct ubfab_nl **nlp)
+{
+	const char *profile = getenv("UBFAB_FAKE_PROFILE");
+	size_t i;
+
+	if (profile && !strcmp(profile, "none"))
+		return -ENOENT;
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		if (!profile || !strcmp(profile, shapes[i].profile)) {
+			*nlp = calloc(1, sizeof(**nlp));
+			if (!*nlp)
+				return -ENOMEM;
+			(*nlp)->f = &shapes[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+void ubfab_nl_close(struct ubfab_nl *nl)
+{
+	free(nl);
+}
+
+const char *ubfab_nl_errmsg(const struct ubfab_nl *nl)
+{
+	return nl ? nl->errmsg : "";
+}
+
+int ubfab_fabric_get(struct ubfab_nl *nl, struct ubfab_fabric_info *out)
+{
+	*out = *nl->f;
+	return 0;
+}
+
+static uint32_t entities(const struct ubfab_nl *nl)
+{
+	return nl->f->npus + nl->f->cpus;
+}
+
+int ubfab_entity_get(struct ubfab_nl *nl, uint32_t eid,
+		     struct ubfab_entity_info *e)
+{
+	const struct ubfab_fabric_info *f = nl->f;
+	uint32_t per_node = f->chips_per_node * f->dies_per_chip, cpu;
+
+	if (eid >= entities(nl))
+		return -ENODEV;
+	*e = (struct ubfab_entity_info){ .eid = eid, .ports = f->planes };
+	if (eid < f->npus) {
+		e->kind = UBFAB_ENTITY_NPU;
+		e->node = eid / per_node;
+		e->chip = eid % per_node / f->dies_per_chip;
+		e->die = eid % f->dies_per_chip;
+		e->socket = UBFAB_FIELD_NONE;
+		e->mem_size = f->npu_mem;
+		snprintf(e->name, sizeof(e->name), "npu%u", eid);
+		return 0;
+	}
+	cpu = eid - f->npus;
+	e->kind = UBFAB_ENTITY_CPU;
+	e->node = cpu / f->cpus_per_node;
+	e->chip = e->die = UBFAB_FIELD_NONE;
+	e->socket = cpu % f->cpus_per_node;
+	e->mem_size = f->cpu_mem;
+	snprintf(e->name, sizeof(e->name), "cpu%u", cpu);
+	return 0;
+}
+
+int ubfab_entity_get_by_name(struct ubfab_nl *nl, const char *name,
+			     struct ubfab_entity_info *out)
+{
+	uint32_t eid;
+
+	for (eid = 0; eid < entities(nl); eid++)
+		if (!ubfab_entity_get(nl, eid, out) && !strcmp(out->name, name))
+			return 0;
+	return -ENODEV;
+}
+
+int ubfab_entity_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg)
+{
+	struct ubfab_entity_info e;
+	uint32_t eid;
+	int ret;
+
+	for (eid = 0; eid < entities(nl); eid++) {
+		ubfab_entity_get(nl, eid, &e);
+		ret = cb(&e, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int ubfab_port_get(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+		   struct ubfab_port_info *p)
+{
+	uint64_t ops = (eid % 5) * 1000 + plane;
+
+	if (eid >= entities(nl) || plane >= nl->f->planes)
+		return -ENODEV;
+	*p = (struct ubfab_port_info){
+		.eid = eid,
+		.plane = plane,
+		.state = eid == 5 && plane == 3 ? UBFAB_STATE_DOWN :
+						  UBFAB_STATE_UP,
+		.stats = {
+			.tx_bytes = ops * 512, .rx_bytes = ops * 256,
+			.tx_ops = ops, .rx_ops = ops / 2, .errors = eid == 5,
+		},
+	};
+	return 0;
+}
+
+int ubfab_port_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_port_cb cb,
+		    void *arg)
+{
+	struct ubfab_port_info p;
+	uint32_t e, plane;
+	int ret;
+
+	if (eid != UBFAB_EID_ANY && eid >= entities(nl))
+		return -ENODEV;
+	for (e = 0; e < entities(nl); e++) {
+		for (plane = 0; eid == UBFAB_EID_ANY || e == eid; plane++) {
+			if (ubfab_port_get(nl, e, plane, &p))
+				break;
+			ret = cb(&p, arg);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+int ubfab_plane_get(struct ubfab_nl *nl, uint32_t id,
+		    struct ubfab_plane_info *out)
+{
+	struct ubfab_port_info p;
+	uint32_t eid;
+
+	if (id >= 100) {
+		snprintf(nl->errmsg, sizeof(nl->errmsg),
+			 "plane id out of range");
+		return -EINVAL;
+	}
+	if (id >= nl->f->planes)
+		return -ENODEV;
+	*out = (struct ubfab_plane_info){
+		.id = id, .state = UBFAB_STATE_UP,
+		.l1_switches = nl->f->nodes, .l2_switches = nl->f->l2_per_plane,
+	};
+	for (eid = 0; eid < entities(nl); eid++) {
+		ubfab_port_get(nl, eid, id, &p);
+		out->ports++;
+		out->ports_up += p.state == UBFAB_STATE_UP;
+		out->stats.tx_bytes += p.stats.tx_bytes;
+		out->stats.rx_bytes += p.stats.rx_bytes;
+		out->stats.tx_ops += p.stats.tx_ops;
+		out->stats.rx_ops += p.stats.rx_ops;
+		out->stats.errors += p.stats.errors;
+	}
+	return 0;
+}
+
+int ubfab_plane_dump(struct ubfab_nl *nl, ubfab_plane_cb cb, void *arg)
+{
+	struct ubfab_plane_info p;
+	uint32_t id;
+	int ret;
+
+	for (id = 0; id < nl->f->planes; id++) {
+		ubfab_plane_get(nl, id, &p);
+		ret = cb(&p, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
