@@ -5,8 +5,9 @@
 # not loaded: the command line (help, usage errors, exit codes), the
 # "module not loaded" path through the real library, ubctl's output in
 # text and JSON against a stand-in libubfab with a made-up fabric, the
-# JSON writer, and the library's install, exported symbols and pkg-config
-# file. Prints KTAP; exits nonzero if a check failed.
+# JSON writer, the library's reply handling against a fake kernel, and
+# its install, exported symbols and pkg-config file. Prints KTAP; exits
+# nonzero if a check failed.
 #
 # Usage: tools/ubctl/tests/host.sh [UBCTL]
 #   UBCTL defaults to build/tools/ubctl; libubfab is found through
@@ -212,6 +213,15 @@ if make -s -C "$root/lib" O="$libo" DESTDIR="$tmp/dest" PREFIX=/usr \
 else
 	not_ok "make install DESTDIR PREFIX=/usr installs every file" \
 		"$(tail -n 5 "$tmp/make.log")"
+fi
+
+run make -s -C "$root/lib" O="$libo" check
+if [ "$rc" -eq 0 ]; then
+	ok "libubfab reply handling against a fake kernel (lib/tests/nl_test)"
+else
+	not_ok "libubfab reply handling against a fake kernel (lib/tests/nl_test)" \
+		"$(grep -v '^ok' "$tmp/out" | head -n 20)" \
+		"$(head -c 300 "$tmp/err")"
 fi
 
 soname=$(readelf -d "$libo/libubfab.so.1.0.0" 2>/dev/null |
