@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Top-level Makefile of ubfab: builds the module for one or both kernel
+# series, the library, ubctl and the selftests into build/, and drives
+# deps, lint, check, demo and the VM shell. The parts have their own
+# makefiles (kmod/Kbuild, lib/, tools/ubctl/, selftests/ubfab/); this file
+# only calls them. `make help` lists the targets.
+
+UBFAB_CACHE ?= $(HOME)/.cache/ubfab
+export UBFAB_CACHE
+ENV_MK := $(UBFAB_CACHE)/env.mk
+
+# tools/deps.sh (fast when there is nothing to do) runs first for every goal
+# that builds or tests: env.mk is its output and make remakes it before
+# reading it. Sub-makes started from here skip it.
+NODEPS_GOALS := clean help
+ifneq ($(UBFAB_DEPS_DONE),)
+-include $(ENV_MK)
+else ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+include $(ENV_MK)
+$(ENV_MK): FORCE
+	@$(CURDIR)/tools/deps.sh
+else
+-include $(ENV_MK)
+endif
+export UBFAB_DEPS_DONE := 1
+
+# The kernel to build the module for: KVER is 6.1 (default) or 6.12 (the
+# releases deps.sh chose), "debug" (tools/debug-kernel.sh) or a full
+# release with installed headers; or give the build tree as KDIR.
+KVER ?= 6.1
+ifneq ($(origin KDIR),undefined)
+override KVER := $(shell cat $(KDIR)/include/config/kernel.release)
+else ifeq ($(KVER),debug)
+KDIR := $(shell $(CURDIR)/tools/debug-kernel.sh --print 2>/dev/null | \
+	sed -n 's/^KDIR=//p')
+ifeq ($(KDIR),)
+$(error no debug kernel: build it with tools/debug-kernel.sh)
+endif
+override KVER := $(shell cat $(KDIR)/include/config/kernel.release)
+else
+override KVER := $(or $(UBFAB_KVER_$(subst .,_,$(KVER))),$(KVER))
+KDIR := /usr/src/linux-headers-$(KVER)
+endif
+
+# The kernel the demo boots: of the two series, 6.12 starts its test VM a
+# little faster.
+DEMO_KVER ?= 6.12
+
+BUILD := $(CURDIR)/build
+# Module build directory for a kernel release: links to the sources in
+# kmod/, so that each release keeps its own objects.
+moddir = $(BUILD)/$(1)/kmod
+MODDIR ?= $(call moddir,$(KVER))
+KMOD_SOURCES := $(notdir $(wildcard kmod/*.c kmod/*.h)) Kbuild
+
+# $(call build-module,<release>,<kernel build tree>,<module build dir>)
+define build-module
+	@test -d $(2) || { echo "no kernel build tree $(2)" >&2; exit 1; }
+	@mkdir -p $(3)
+	@find $(3) -maxdepth 1 -type l ! -exec test -e {} \; -delete
+	@$(foreach f,$(KMOD_SOURCES),ln -sfn $(CURDIR)/kmod/$(f) $(3)/$(f);)
+	$(MAKE) -C $(2) M=$(3) UBFAB_ROOT=$(CURDIR) W=1 modules
+endef
+
+all: modules lib tools selftests
+
+modules:
+	$(call build-module,$(KVER),$(KDIR),$(MODDIR))
+
+modules-all:
+	$(call build-module,$(UBFAB_KVER_6_1),$(UBFAB_KDIR_6_1),$(call moddir,$(UBFAB_KVER_6_1)))
+	$(call build-module,$(UBFAB_KVER_6_12),$(UBFAB_KDIR_6_12),$(call moddir,$(UBFAB_KVER_6_12)))
+
+lib:
+	$(MAKE) -C lib O=$(BUILD)/lib
+
+tools: lib
+	$(MAKE) -C tools/ubctl O=$(BUILD)/tools
+
+selftests: lib
+	$(MAKE) -C selftests/ubfab O=$(BUILD)/selftests/ubfab \
+		KSELFTEST=$(UBFAB_KSELFTEST)
+
+deps:
+	@:
+
+lint:
+	@tools/lint.sh
+
+check:
+	@tools/check.sh
+
+demo: lib tools
+	@$(MAKE) --no-print-directory modules KVER=$(DEMO_KVER)
+	tools/vm/ubvm -k $(DEMO_KVER) -p profile=cm384 -t 300 \
+		-x tools/vm/demo.sh -- sh /x/demo.sh
+
+shell: all
+	tools/vm/ubvm -k $(KVER) -s
+
+install: lib tools
+	$(MAKE) -C lib O=$(BUILD)/lib install
+	$(MAKE) -C tools/ubctl O=$(BUILD)/tools install
+
+clean:
+	rm -rf build
+	rm -f kmod/*.o kmod/*.ko kmod/*.mod kmod/*.mod.c kmod/.*.cmd \
+		kmod/modules.order Module.symvers modules.order .*.cmd
+
+help:
+	@echo 'Targets (tools/deps.sh runs first where needed):'
+	@echo '  all          module for KVER, lib, ubctl, selftests (default)'
+	@echo '  modules      ubfab.ko for KVER (or KDIR) in build/<release>/kmod'
+	@echo '  modules-all  ubfab.ko for the 6.1 and the 6.12 kernel'
+	@echo '  lib tools selftests   one part, into build/'
+	@echo '  deps         install and cache the dependencies (tools/deps.sh)'
+	@echo '  lint         checkpatch and sparse (both kernels)'
+	@echo '  check        build, lint, host tests, VM tests on 6.1 and 6.12'
+	@echo '  demo         the cm384 fabric in a VM: ubctl topo, memory, time'
+	@echo '  shell        VM shell with the module loaded (KVER=6.1|6.12|debug)'
+	@echo '  install      lib and ubctl into DESTDIR/PREFIX'
+	@echo '  clean        remove build/'
+	@echo 'Variables: KVER=6.1|6.12|debug|<release>, KDIR=<kernel build tree>,'
+	@echo '  DEMO_KVER, UBFAB_CACHE (now $(UBFAB_CACHE)).'
+
+.PHONY: all modules modules-all lib tools selftests deps lint check demo \
+	shell install clean help FORCE
