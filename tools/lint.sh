@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/lint.sh - `make lint`: checkpatch --strict on the module and the uAPI
+# header (kernel version tests allowed in kmod/compat.h only), and a fresh
+# W=1 build of the module under sparse (C=1) for the 6.1 and the 6.12
+# kernel, in build/lint/<release>/kmod. Any report fails.
+
+set -euo pipefail
+
+usage() {
+	cat <<EOF
+Usage: tools/lint.sh [-h]
+
+Runs checkpatch.pl --strict on kmod/*.[ch] and include/uapi/linux/ubfab.h
+and builds the module with W=1 and sparse for both kernel series. Prints
+what they report; exits 1 if anything was reported. Run tools/deps.sh (or
+make) first.
+EOF
+}
+
+while getopts h opt; do
+	case $opt in
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || { usage >&2; exit 2; }
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+UBFAB_CACHE=${UBFAB_CACHE:-$HOME/.cache/ubfab}
+MAKE=${MAKE:-make}
+[ -r "$UBFAB_CACHE/env.sh" ] || { echo "lint: run tools/deps.sh" >&2; exit 2; }
+# shellcheck source=/dev/null
+. "$UBFAB_CACHE/env.sh"
+
+cd "$ROOT"
+status=0
+
+# Runs checkpatch --strict on files; extra arguments come first.
+checkpatch() {
+	perl "$UBFAB_CHECKPATCH" --strict --no-tree --quiet --no-summary \
+		--show-types "$@" 2>&1
+}
+
+# kmod/compat.h is the one place for kernel version tests, which checkpatch
+# always flags.
+files=(include/uapi/linux/ubfab.h)
+for f in kmod/*.[ch]; do
+	[ "$f" = kmod/compat.h ] || files+=("$f")
+done
+if out=$(checkpatch -f "${files[@]}") &&
+   out=$(checkpatch --ignore LINUX_VERSION_CODE -f kmod/compat.h); then
+	echo "lint: checkpatch --strict: $((${#files[@]} + 1)) files clean"
+else
+	echo "lint: checkpatch --strict:"
+	printf '%s\n' "$out"
+	status=1
+fi
+
+for series in 6.1 6.12; do
+	var=UBFAB_KVER_${series//./_}
+	kver=${!var}
+	dir=$ROOT/build/lint/$kver/kmod
+	# A fresh build: every file is compiled and checked each time.
+	rm -rf "$dir"
+	if ! out=$("$MAKE" -s --no-print-directory modules KVER="$series" \
+			MODDIR="$dir" C=1 2>&1); then
+		echo "lint: the W=1 build for $kver failed:"
+		printf '%s\n' "$out"
+		status=1
+		continue
+	fi
+	if reports=$(grep -E '(warning|error):' <<<"$out"); then
+		echo "lint: W=1 and sparse on $kver:"
+		printf '%s\n' "$reports"
+		status=1
+	else
+		echo "lint: W=1 and sparse on $kver: clean"
+	fi
+done
+exit "$status"
