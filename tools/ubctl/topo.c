@@ -136,7 +136,8 @@ static void print_names(const struct ubctl_vec *ents, uint32_t node,
 		}
 		if (first)
 			print_run(first, last, runs++);
-		first = last = e[i].name;
+		first = e[i].name;
+		last = first;
 	}
 	if (first)
 		print_run(first, last, runs);

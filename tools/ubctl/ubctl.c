@@ -234,7 +234,8 @@ int main(int argc, char **argv)
 			u.json = true;
 			break;
 		case 'p':
-			u.json = pretty = true;
+			pretty = true;
+			u.json = true;
 			break;
 		case 'V':
 			printf("ubctl %s (ubfab generic netlink version %d)\n",

@@ -14,7 +14,8 @@
 
 #include "libubfab.h"
 
-#define GIB	(1ULL << 30)
+#define GIB		(1ULL << 30)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static const struct ubfab_fabric_info shapes[] = {
 	{
@@ -45,7 +46,7 @@ int ubfab_nl_open(struct ubfab_nl **nlp)
 
 	if (profile && !strcmp(profile, "none"))
 		return -ENOENT;
-	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(shapes); i++) {
 		if (!profile || !strcmp(profile, shapes[i].profile)) {
 			*nlp = calloc(1, sizeof(**nlp));
 			if (!*nlp)
@@ -100,7 +101,8 @@ int ubfab_entity_get(struct ubfab_nl *nl, uint32_t eid,
 	cpu = eid - f->npus;
 	e->kind = UBFAB_ENTITY_CPU;
 	e->node = cpu / f->cpus_per_node;
-	e->chip = e->die = UBFAB_FIELD_NONE;
+	e->chip = UBFAB_FIELD_NONE;
+	e->die = UBFAB_FIELD_NONE;
 	e->socket = cpu % f->cpus_per_node;
 	e->mem_size = f->cpu_mem;
 	snprintf(e->name, sizeof(e->name), "cpu%u", cpu);
