@@ -13,6 +13,8 @@
  *     -EINVAL   a NULL session, output or callback pointer
  *     -EPROTO   the kernel's reply is malformed (wrong attribute type or
  *               size, a required attribute missing)
+ *     -EAGAIN   the kernel marked a dump as interrupted (NLM_F_DUMP_INTR):
+ *               what it returned may be inconsistent; retry
  *     -ENOMEM   out of memory
  *     other     socket errors (e.g. -EPERM, -ENOBUFS), or what the kernel
  *               answered; ubfab_nl_errmsg() may then give its reason
@@ -62,9 +64,10 @@ void ubfab_nl_close(struct ubfab_nl *nl);
  * @nl: session
  *
  * Return: the extended-ack message the kernel attached to the error of
- * the last request of @nl that failed, "" if it attached none, no
- * request failed yet, or @nl is NULL. Successful requests leave it
- * unchanged. Valid until the next request or ubfab_nl_close().
+ * the last request of @nl that returned nonzero (a failure, or a dump
+ * its callback stopped); "" if there was none, no request failed yet, or
+ * @nl is NULL. Successful requests leave it unchanged. Valid until the
+ * next request or ubfab_nl_close().
  */
 const char *ubfab_nl_errmsg(const struct ubfab_nl *nl);
 
