@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/vm/demo.sh - guest side of `make demo` (busybox sh): shows the
+# fabric ubfab.ko set up (ubctl topo) and what loading it cost, from what
+# tools/vm/init recorded around insmod in /run/ubvm/: insmod's wall time
+# and the kernel memory it took (slab, vmalloc, per-CPU, module image, the
+# slab caches that grew most).
+#
+# Usage (in the guest, module loaded by ubvm -p ...): sh /x/demo.sh
+
+set -eu
+
+run=/run/ubvm
+if [ ! -e "$run/insmod.us" ] || [ ! -d /sys/module/ubfab ]; then
+	echo "demo: ubfab.ko was not loaded by ubvm (ubvm -p PARAMS)" >&2
+	exit 1
+fi
+
+echo "=== ubctl topo"
+ubctl topo
+echo
+
+echo "=== What loading ubfab.ko cost (kernel $(uname -r))"
+awk -v us="$(cat "$run/insmod.us")" \
+    -v size="$(awk '$1 == "ubfab" { print $2 }' /proc/modules)" '
+	function mib(kb) { return sprintf("%8.2f MiB", kb / 1024) }
+	FILENAME ~ /meminfo/ { sub(":", "", $1) }
+	FILENAME ~ /meminfo.before/ { before[$1] = $2 }
+	FILENAME ~ /meminfo.after/ { after[$1] = $2 }
+	# Slab cache sizes in kB: slabs x pages per slab.
+	FILENAME ~ /slabinfo/ && $13 == "slabdata" {
+		kb = $15 * $6 * 4
+		if (FILENAME ~ /before/)
+			slab[$1] -= kb
+		else
+			slab[$1] += kb
+	}
+	FILENAME ~ /vmallocinfo.after/ && / \[ubfab\]/ { vm += $2 / 1024 }
+	END {
+		printf "insmod wall time        %8.1f ms\n", us / 1000
+		print "kernel memory, after minus before insmod:"
+		n = split("Slab VmallocUsed Percpu", keys, " ")
+		for (i = 1; i <= n; i++)
+			printf "  %-21s %s\n", keys[i],
+				mib(after[keys[i]] - before[keys[i]])
+		printf "  %-21s %s\n", "vmalloc by ubfab", mib(vm)
+		printf "  %-21s %s\n", "module image (lsmod)", mib(size / 1024)
+		print "slab caches that grew most:"
+		for (shown = 0; shown < 5; shown++) {
+			top = ""
+			for (c in slab)
+				if (top == "" || slab[c] > slab[top])
+					top = c
+			if (top == "" || slab[top] < 64)
+				break
+			printf "  %-21s %s\n", top, mib(slab[top])
+			delete slab[top]
+		}
+	}' "$run/meminfo.before" "$run/meminfo.after" \
+	"$run/slabinfo.before" "$run/slabinfo.after" "$run/vmallocinfo.after"
+echo "(the VM runs without slub_debug here, so these are the real sizes)"
