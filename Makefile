@@ -93,7 +93,7 @@ check:
 
 demo: lib tools
 	@$(MAKE) --no-print-directory modules KVER=$(DEMO_KVER)
-	tools/vm/ubvm -k $(DEMO_KVER) -p profile=cm384 -t 300 \
+	tools/vm/ubvm -k $(DEMO_KVER) -D -p profile=cm384 -t 300 \
 		-x tools/vm/demo.sh -- sh /x/demo.sh
 
 shell: all
