@@ -38,20 +38,27 @@ MAKE=${MAKE:-make}
 cd "$ROOT"
 status=0
 
-# Runs checkpatch --strict on files; extra arguments come first.
+# Debian's headers: the -common tree holds the kernel's include/, from which
+# checkpatch learns the CamelCase names that are not ours.
+kinc=$(sed -n 's|^include \(.*\)/Makefile$|\1|p' "$UBFAB_KDIR_6_12/Makefile")
+
+# Runs checkpatch --strict on files; extra arguments come first. It runs
+# outside the git tree, where it would leave a cache file behind.
 checkpatch() {
-	perl "$UBFAB_CHECKPATCH" --strict --no-tree --quiet --no-summary \
-		--show-types "$@" 2>&1
+	(cd "$ROOT/build/lint" && perl "$UBFAB_CHECKPATCH" --strict --no-tree \
+		--root="${kinc:-$UBFAB_KDIR_6_12}" --quiet --no-summary \
+		--show-types "$@" 2>&1)
 }
 
 # kmod/compat.h is the one place for kernel version tests, which checkpatch
 # always flags.
-files=(include/uapi/linux/ubfab.h)
-for f in kmod/*.[ch]; do
-	[ "$f" = kmod/compat.h ] || files+=("$f")
+mkdir -p build/lint
+files=("$ROOT/include/uapi/linux/ubfab.h")
+for f in "$ROOT"/kmod/*.[ch]; do
+	[ "$f" = "$ROOT/kmod/compat.h" ] || files+=("$f")
 done
 if out=$(checkpatch -f "${files[@]}") &&
-   out=$(checkpatch --ignore LINUX_VERSION_CODE -f kmod/compat.h); then
+   out=$(checkpatch --ignore LINUX_VERSION_CODE -f "$ROOT/kmod/compat.h"); then
 	echo "lint: checkpatch --strict: $((${#files[@]} + 1)) files clean"
 else
 	echo "lint: checkpatch --strict:"
