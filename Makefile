@@ -29,15 +29,19 @@ export UBFAB_DEPS_DONE := 1
 # releases deps.sh chose), "debug" (tools/debug-kernel.sh) or a full
 # release with installed headers; or give the build tree as KDIR.
 KVER ?= 6.1
+# The release of a kernel build tree (Debian's kernel.release files do not
+# always hold it).
+kdir-release = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+	$(1)/include/generated/utsrelease.h)
 ifneq ($(origin KDIR),undefined)
-override KVER := $(shell cat $(KDIR)/include/config/kernel.release)
+override KVER := $(call kdir-release,$(KDIR))
 else ifeq ($(KVER),debug)
 KDIR := $(shell $(CURDIR)/tools/debug-kernel.sh --print 2>/dev/null | \
 	sed -n 's/^KDIR=//p')
 ifeq ($(KDIR),)
 $(error no debug kernel: build it with tools/debug-kernel.sh)
 endif
-override KVER := $(shell cat $(KDIR)/include/config/kernel.release)
+override KVER := $(call kdir-release,$(KDIR))
 else
 override KVER := $(or $(UBFAB_KVER_$(subst .,_,$(KVER))),$(KVER))
 KDIR := /usr/src/linux-headers-$(KVER)
