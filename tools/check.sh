@@ -58,9 +58,17 @@ count_step() {
 	fi
 }
 
+# Prints the count after "<name>:" in a Totals line, 0 if it is missing.
+totals_field() {
+	local n
+
+	n=$(sed -nE "s/.* $1:([0-9]+).*/\\1/p" <<<"$2")
+	echo "${n:-0}"
+}
+
 # Counts a KTAP run: name, file with its output, exit status of the runner.
 count_run() {
-	local name=$1 out=$2 rc=$3 line p f xf xp s e
+	local name=$1 out=$2 rc=$3 line p f s
 
 	line=$(grep -aE '^# Totals: pass:[0-9]+ fail:[0-9]+' "$out" | tail -n 1)
 	if [ -z "$line" ]; then
@@ -68,10 +76,10 @@ count_run() {
 		summary+=("not ok $name: no Totals line (exit $rc)")
 		return
 	fi
-	field() { sed -nE "s/.* $1:([0-9]+).*/\\1/p" <<<"$line"; }
-	p=$(field pass) f=$(field fail) xf=$(field xfail) xp=$(field xpass)
-	s=$(field skip) e=$(field error)
-	p=$((p + ${xf:-0})) f=$((f + ${xp:-0} + ${e:-0})) s=${s:-0}
+	p=$(($(totals_field pass "$line") + $(totals_field xfail "$line")))
+	f=$(($(totals_field fail "$line") + $(totals_field xpass "$line") +
+	     $(totals_field error "$line")))
+	s=$(totals_field skip "$line")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
 		line="$line; runner failed (exit $rc)"
