@@ -23,6 +23,7 @@ What \`make check\` runs after tools/deps.sh. Environment:
 EOF
 }
 
+[ "${1-}" != --help ] || { usage; exit 0; }
 while getopts h opt; do
 	case $opt in
 	h) usage; exit 0 ;;

@@ -26,6 +26,7 @@ Environment:
 EOF
 }
 
+[ "${1-}" != --help ] || { usage; exit 0; }
 while getopts h opt; do
 	case $opt in
 	h) usage; exit 0 ;;
@@ -43,7 +44,7 @@ PACKAGES=(
 	libnl-3-dev libnl-genl-3-dev		# libubfab's netlink client
 	sparse perl				# make lint (sparse, checkpatch.pl)
 	qemu-system-x86 busybox-static cpio	# the test VM and its initramfs
-	kmod xz-utils zstd			# modinfo; unpacking kernels
+	kmod xz-utils zstd			# depmod for the VM; unpacking kernels
 	bc flex bison libelf-dev libssl-dev pahole # building a debug kernel
 )
 
@@ -144,15 +145,14 @@ fetch_deb() {
 ensure_packages() {
 	local missing
 
-	missing=$(missing_packages "${PACKAGES[@]}")
-	if [ -z "$missing" ]; then
+	mapfile -t missing < <(missing_packages "${PACKAGES[@]}")
+	if [ ${#missing[@]} -eq 0 ]; then
 		step "packages: ok"
 		return
 	fi
 	apt_update
-	step "packages: installing" $missing
-	# shellcheck disable=SC2086 # one package per word
-	apt_get install --no-install-recommends $missing
+	step "packages: installing ${missing[*]}"
+	apt_get install --no-install-recommends "${missing[@]}"
 }
 
 # Decompresses the vmlinux ELF image inside a bzImage. QEMU boots it

@@ -19,6 +19,7 @@ make) first.
 EOF
 }
 
+[ "${1-}" != --help ] || { usage; exit 0; }
 while getopts h opt; do
 	case $opt in
 	h) usage; exit 0 ;;
