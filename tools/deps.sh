@@ -79,8 +79,10 @@ logged() {
 }
 
 apt_get() {
+	# Waits for another apt or dpkg to finish rather than failing.
 	logged "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
-		apt-get -y -q -o Dpkg::Use-Pty=0 "$@" || die "apt-get $* failed"
+		apt-get -y -q -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=600 \
+		"$@" || die "apt-get $* failed"
 }
 
 apt_update() {
