@@ -62,13 +62,16 @@ moddir = $(BUILD)/$(1)/kmod
 MODDIR ?= $(call moddir,$(KVER))
 KMOD_SOURCES := $(notdir $(wildcard kmod/*.c kmod/*.h)) Kbuild
 
-# $(call build-module,<release>,<kernel build tree>,<module build dir>)
+# $(call build-module,<release>,<kernel build tree>[,<module build dir>])
 define build-module
 	@test -d $(2) || { echo "no kernel build tree $(2)" >&2; exit 1; }
-	@mkdir -p $(3)
-	@find $(3) -maxdepth 1 -type l ! -exec test -e {} \; -delete
-	@$(foreach f,$(KMOD_SOURCES),ln -sfn $(CURDIR)/kmod/$(f) $(3)/$(f);)
-	$(MAKE) -C $(2) M=$(3) UBFAB_ROOT=$(CURDIR) W=1 modules
+	@mkdir -p $(or $(3),$(call moddir,$(1)))
+	@find $(or $(3),$(call moddir,$(1))) -maxdepth 1 -type l \
+		! -exec test -e {} \; -delete
+	@$(foreach f,$(KMOD_SOURCES),ln -sfn $(CURDIR)/kmod/$(f) \
+		$(or $(3),$(call moddir,$(1)))/$(f);)
+	$(MAKE) -C $(2) M=$(or $(3),$(call moddir,$(1))) \
+		UBFAB_ROOT=$(CURDIR) W=1 modules
 endef
 
 all: modules lib tools selftests
@@ -77,8 +80,8 @@ modules:
 	$(call build-module,$(KVER),$(KDIR),$(MODDIR))
 
 modules-all:
-	$(call build-module,$(UBFAB_KVER_6_1),$(UBFAB_KDIR_6_1),$(call moddir,$(UBFAB_KVER_6_1)))
-	$(call build-module,$(UBFAB_KVER_6_12),$(UBFAB_KDIR_6_12),$(call moddir,$(UBFAB_KVER_6_12)))
+	$(call build-module,$(UBFAB_KVER_6_1),$(UBFAB_KDIR_6_1))
+	$(call build-module,$(UBFAB_KVER_6_12),$(UBFAB_KDIR_6_12))
 
 lib:
 	$(MAKE) -C lib O=$(BUILD)/lib
