@@ -204,7 +204,7 @@ TEST_F(loaded, override_profile)
 }
 
 /* The profile alone is not "custom". */
-TEST_F(loaded, cm384_profile)
+TEST_F_TIMEOUT(loaded, cm384_profile, UBFAB_TEST_SLOW)
 {
 	struct ubfab_fabric_info f;
 
@@ -283,7 +283,7 @@ TEST_F(loaded, open_every_device)
 }
 
 /* Loading and unloading over and over leaves the system as it was. */
-TEST_F_TIMEOUT(loaded, reload_cycles, 300)
+TEST_F_TIMEOUT(loaded, reload_cycles, UBFAB_TEST_SLOW)
 {
 	int i;
 

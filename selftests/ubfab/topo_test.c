@@ -18,6 +18,7 @@
 
 #define GIB (1ULL << 30)
 
+
 FIXTURE(topo) {
 	struct ubfab_nl *nl;
 	uint32_t npus;
@@ -121,7 +122,7 @@ static void expect_entity(struct __test_metadata *_metadata,
 	EXPECT_EQ(want->ports, got->ports);
 }
 
-TEST_F(topo, fabric_get)
+TEST_F_TIMEOUT(topo, fabric_get, UBFAB_TEST_SLOW)
 {
 	struct ubfab_fabric_info f;
 
@@ -168,7 +169,7 @@ static void expect_sysfs_absent(struct __test_metadata *_metadata,
 }
 
 /* Every entity has a character device and sysfs attributes that match. */
-TEST_F_TIMEOUT(topo, sysfs_and_devices, 300)
+TEST_F_TIMEOUT(topo, sysfs_and_devices, UBFAB_TEST_SLOW)
 {
 	struct ubfab_entity_info e;
 	char path[128], buf[64];
@@ -232,7 +233,7 @@ static int check_entity(const struct ubfab_entity_info *got, void *arg)
 }
 
 /* A dump returns every entity once, in EID order, as documented. */
-TEST_F(topo, entity_dump)
+TEST_F_TIMEOUT(topo, entity_dump, UBFAB_TEST_SLOW)
 {
 	struct entity_walk w = { _metadata, variant, self->npus, 0 };
 
@@ -247,7 +248,7 @@ static int stop_after_one(const struct ubfab_entity_info *e, void *arg)
 }
 
 /* A callback's nonzero return stops the walk and is passed back. */
-TEST_F(topo, entity_dump_stops)
+TEST_F_TIMEOUT(topo, entity_dump_stops, UBFAB_TEST_SLOW)
 {
 	struct entity_walk w = { _metadata, variant, self->npus, 0 };
 	int calls = 0;
@@ -260,7 +261,7 @@ TEST_F(topo, entity_dump_stops)
 }
 
 /* Lookups by EID and by name agree; unknown ones give ENODEV. */
-TEST_F(topo, entity_get)
+TEST_F_TIMEOUT(topo, entity_get, UBFAB_TEST_SLOW)
 {
 	struct ubfab_entity_info want, got;
 	uint32_t n = self->npus + self->cpus;
@@ -309,7 +310,7 @@ static int check_port(const struct ubfab_port_info *p, void *arg)
 }
 
 /* Every entity has one port per plane, all up, counters at zero. */
-TEST_F(topo, port_dump)
+TEST_F_TIMEOUT(topo, port_dump, UBFAB_TEST_SLOW)
 {
 	struct port_walk w = { _metadata, variant->planes, 0 };
 	uint32_t n = self->npus + self->cpus;
@@ -328,7 +329,7 @@ TEST_F(topo, port_dump)
 	EXPECT_EQ(-ENODEV, ubfab_port_dump(self->nl, n, check_port, &w));
 }
 
-TEST_F(topo, port_get)
+TEST_F_TIMEOUT(topo, port_get, UBFAB_TEST_SLOW)
 {
 	uint32_t n = self->npus + self->cpus;
 	struct ubfab_port_info p;
@@ -366,7 +367,7 @@ static int check_plane(const struct ubfab_plane_info *p, void *arg)
 }
 
 /* One plane per parameter, each with an L1 switch per node. */
-TEST_F(topo, plane_dump_and_get)
+TEST_F_TIMEOUT(topo, plane_dump_and_get, UBFAB_TEST_SLOW)
 {
 	struct plane_walk w = { _metadata, variant,
 				self->npus + self->cpus, 0 };

@@ -10,6 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Time limit in seconds for tests that load large shapes: loading cm384 takes
+ * tens of seconds on the debug kernel under emulation.
+ */
+#define UBFAB_TEST_SLOW	300
+
 /* Path of ubfab.ko: $UBFAB_KO, else /lib/modules/$(uname -r)/extra/ubfab.ko */
 const char *ubfab_ko_path(void);
 /* finit_module() with these parameters: 0 or -errno. */
