@@ -7,6 +7,7 @@
 #ifndef _UBFAB_COMPAT_H
 #define _UBFAB_COMPAT_H
 
+#include <linux/mm.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
 
@@ -24,6 +25,27 @@ static inline struct nlattr **ubfab_dump_attrs(struct netlink_callback *cb)
 	return genl_dumpit_info(cb)->info.attrs;
 #else
 	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/* 6.3 made vma->vm_flags read-only outside the vm_flags_*() helpers. */
+static inline void ubfab_vm_flags_set(struct vm_area_struct *vma,
+				      unsigned long flags)
+{
+#if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
+}
+
+static inline void ubfab_vm_flags_clear(struct vm_area_struct *vma,
+					unsigned long flags)
+{
+#if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
+	vm_flags_clear(vma, flags);
+#else
+	vma->vm_flags &= ~flags;
 #endif
 }
 

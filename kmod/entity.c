@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ubfab entities: one NPU die or CPU each, with its character device
- * /dev/ubfab/<name>, its sysfs attributes under /sys/class/ubfab/<name>,
- * and its UB ports.
+ * /dev/ubfab/<name> (whose file operations are in file.c), its sysfs
+ * attributes under /sys/class/ubfab/<name>, its UB ports and its memory.
  *
  * An entity is reference counted through its embedded struct device. The
  * fabric's entity table holds one reference, and each open file holds one,
@@ -12,7 +12,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
@@ -34,30 +33,6 @@ static char *ubfab_devnode(UBFAB_DEVNODE_CONST struct device *dev,
 static struct class ubfab_class = {
 	.name = "ubfab",
 	.devnode = ubfab_devnode,
-};
-
-static int ubfab_entity_open(struct inode *inode, struct file *file)
-{
-	struct ubfab_entity *entity;
-
-	entity = container_of(inode->i_cdev, struct ubfab_entity, cdev);
-	get_device(&entity->dev);
-	file->private_data = entity;
-	return nonseekable_open(inode, file);
-}
-
-static int ubfab_entity_release(struct inode *inode, struct file *file)
-{
-	struct ubfab_entity *entity = file->private_data;
-
-	put_device(&entity->dev);
-	return 0;
-}
-
-static const struct file_operations ubfab_entity_fops = {
-	.owner = THIS_MODULE,
-	.open = ubfab_entity_open,
-	.release = ubfab_entity_release,
 };
 
 static ssize_t eid_show(struct device *dev, struct device_attribute *attr,
@@ -156,7 +131,10 @@ static const struct attribute_group *ubfab_entity_groups[] = {
 
 static void ubfab_entity_release_dev(struct device *dev)
 {
-	kfree(to_ubfab_entity(dev));
+	struct ubfab_entity *entity = to_ubfab_entity(dev);
+
+	ubfab_mem_fini(entity);
+	kfree(entity);
 }
 
 /**
@@ -183,6 +161,7 @@ struct ubfab_entity *ubfab_entity_create(struct ubfab_fabric *fabric, u32 eid)
 	ubfab_topo_locate(topo, eid, &entity->loc);
 	entity->mem_size = entity->loc.kind == UBFAB_ENTITY_NPU ?
 			   topo->npu_mem : topo->cpu_mem;
+	ubfab_mem_init(entity);
 	entity->nr_ports = topo->planes;
 	for (i = 0; i < entity->nr_ports; i++) {
 		entity->ports[i].entity = entity;

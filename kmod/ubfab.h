@@ -22,7 +22,16 @@
 #include <linux/bits.h>
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/idr.h>
+#include <linux/kfifo.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mm_types.h>
+#include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
 #include <linux/ubfab.h>
 
 #define UBFAB_MAX_NODES		256
@@ -33,6 +42,14 @@
 #define UBFAB_MAX_L2		64	/* L2 switch chips per plane */
 #define UBFAB_MAX_ENTITIES	8192
 #define UBFAB_MAX_MEM		BIT_ULL(40)	/* per entity */
+
+/*
+ * mmap() offsets of an entity's device: [0, mem_size) maps the file's own
+ * allocations; imports get windows of UBFAB_MAX_MEM each from
+ * UBFAB_IMPORT_BASE up, numbered per entity.
+ */
+#define UBFAB_IMPORT_BASE	BIT_ULL(48)
+#define UBFAB_MAX_IMPORTS	BIT(14)
 
 /**
  * struct ubfab_topo - the shape of the supernode, resolved from parameters
@@ -156,6 +173,14 @@ struct ubfab_port {
  * @eid: fabric identifier, also the index in the fabric's entity table
  * @loc: position in the supernode
  * @mem_size: bytes of memory (HBM or DRAM) this entity owns
+ * @mem_lock: guards @allocs, @pages, @segments and the revoked state of
+ *	windows onto this entity's memory; page faults take it shared, so a
+ *	revocation (taken exclusive) never races with a fault inserting a page
+ * @allocs: allocations of this entity's memory, sorted by offset
+ * @pages: backing pages, indexed by page offset in the entity's memory
+ * @segments: exported segments, indexed by token id
+ * @import_ids: numbers of the import windows of files of this entity
+ * @auth_failures: refused imports of this entity's segments
  * @nr_ports: ports in @ports, one per plane
  * @ports: the entity's UB ports
  */
@@ -166,6 +191,12 @@ struct ubfab_entity {
 	u32 eid;
 	struct ubfab_loc loc;
 	u64 mem_size;
+	struct rw_semaphore mem_lock;
+	struct list_head allocs;
+	struct xarray pages;
+	struct xarray segments;
+	struct ida import_ids;
+	atomic64_t auth_failures;
 	u32 nr_ports;
 	struct ubfab_port ports[];
 };
@@ -193,6 +224,117 @@ struct ubfab_fabric {
 	struct ubfab_entity **entities;
 };
 
+/**
+ * struct ubfab_file - one open file of an entity's device: a process acting
+ *	as that entity
+ * @entity: the entity, referenced
+ * @mapping: the address space of the file's inode, which its mmap()s use
+ * @allocs: allocations of this file (struct ubfab_alloc.file_node)
+ * @imports_lock: guards @imports
+ * @imports: imports of this file, indexed by window number
+ * @event_lock: guards @events and @events_lost
+ * @events: queued events
+ * @events_lost: events dropped since the queue was last full
+ * @read_lock: serializes readers of @events
+ * @wait: woken when an event is queued
+ */
+struct ubfab_file {
+	struct ubfab_entity *entity;
+	struct address_space *mapping;
+	struct list_head allocs;
+	struct mutex imports_lock;	/* guards @imports */
+	struct xarray imports;
+	spinlock_t event_lock;		/* guards the event queue */
+	DECLARE_KFIFO(events, struct ubfab_event, UBFAB_EVENT_QUEUE);
+	u64 events_lost;
+	struct mutex read_lock;		/* serializes readers of @events */
+	wait_queue_head_t wait;
+};
+
+/**
+ * struct ubfab_window - a range of one entity's memory that a VMA may map
+ * @ref: held by the owner object and by each VMA mapping the window
+ * @owner: the entity whose memory this is
+ * @first: first page, as a page offset in @owner's memory
+ * @npages: pages in the window
+ * @base: the mmap() offset, in pages, at which VMAs map the window
+ * @memcg: for an allocation, the memory cgroup charged for its pages
+ * @parent: for an import, the window of the allocation it lies in
+ * @revoked: set under @owner->mem_lock held exclusive; faults then fail
+ * @writable: mappings may be writable
+ */
+struct ubfab_window {
+	struct kref ref;
+	struct ubfab_entity *owner;
+	pgoff_t first;
+	pgoff_t npages;
+	pgoff_t base;
+	struct mem_cgroup *memcg;
+	struct ubfab_window *parent;
+	bool revoked;
+	bool writable;
+};
+
+/**
+ * struct ubfab_alloc - a range of an entity's memory allocated by a file
+ * @win: the range; its revocation frees the memory
+ * @file: the allocating file
+ * @memcg: memory cgroup charged for the pages
+ * @entity_node: in the entity's @allocs, sorted
+ * @file_node: in the file's @allocs
+ */
+struct ubfab_alloc {
+	struct ubfab_window *win;
+	struct ubfab_file *file;
+	struct mem_cgroup *memcg;
+	struct list_head entity_node;
+	struct list_head file_node;
+};
+
+/**
+ * struct ubfab_segment - an exported range, guarded by a token
+ * @ref: held by the owner entity's table and by each import
+ * @owner: the exporting entity
+ * @file: the exporting file, or NULL once unexported
+ * @token_id: the segment's key in @owner->segments
+ * @token_value: the secret importers must present
+ * @rights: UBFAB_SEG_* granted
+ * @first: first page in @owner's memory
+ * @npages: pages in the segment
+ * @alloc_win: window of the allocation the segment lies in, referenced
+ * @imports: struct ubfab_import.seg_node, under @owner->mem_lock
+ */
+struct ubfab_segment {
+	struct kref ref;
+	struct ubfab_entity *owner;
+	struct ubfab_file *file;
+	struct ubfab_window *alloc_win;
+	u32 token_id;
+	u32 token_value;
+	u32 rights;
+	pgoff_t first;
+	pgoff_t npages;
+	struct list_head imports;
+};
+
+/**
+ * struct ubfab_import - a segment imported by a file
+ * @win: the mappable window onto the exporter's memory
+ * @seg: the segment, referenced
+ * @file: the importing file
+ * @id: window number; mmap offset UBFAB_IMPORT_BASE + id * UBFAB_MAX_MEM
+ * @rights: UBFAB_SEG_* asked for and granted
+ * @seg_node: in @seg->imports while the import is live
+ */
+struct ubfab_import {
+	struct ubfab_window *win;
+	struct ubfab_segment *seg;
+	struct ubfab_file *file;
+	u32 id;
+	u32 rights;
+	struct list_head seg_node;
+};
+
 /* fabric.c */
 struct ubfab_fabric *ubfab_fabric_create(const struct ubfab_topo *topo);
 void ubfab_fabric_destroy(struct ubfab_fabric *fabric);
@@ -212,6 +354,41 @@ void ubfab_entity_class_unregister(void);
 struct ubfab_entity *ubfab_entity_create(struct ubfab_fabric *fabric,
 					 u32 eid);
 void ubfab_entity_destroy(struct ubfab_entity *entity);
+
+/* file.c */
+extern const struct file_operations ubfab_entity_fops;
+
+/* mem.c */
+void ubfab_mem_init(struct ubfab_entity *entity);
+void ubfab_mem_fini(struct ubfab_entity *entity);
+int ubfab_mem_alloc(struct ubfab_file *file, struct ubfab_mem_alloc *arg);
+int ubfab_mem_free(struct ubfab_file *file, u64 offset);
+void ubfab_mem_free_all(struct ubfab_file *file);
+int ubfab_mem_mmap(struct ubfab_file *file, struct vm_area_struct *vma);
+struct ubfab_window *ubfab_window_create(struct ubfab_entity *owner,
+					 pgoff_t first, pgoff_t npages,
+					 bool writable);
+void ubfab_window_put(struct ubfab_window *win);
+void ubfab_window_revoke(struct ubfab_window *win,
+			 struct address_space *mapping);
+int ubfab_mem_map_window(struct vm_area_struct *vma, struct ubfab_window *win);
+
+/* segment.c */
+int ubfab_seg_export(struct ubfab_file *file, struct ubfab_seg_export *arg);
+int ubfab_seg_unexport(struct ubfab_file *file, u32 token_id);
+int ubfab_seg_import(struct ubfab_file *file, struct ubfab_seg_import *arg);
+int ubfab_seg_unimport(struct ubfab_file *file, u64 mmap_offset);
+int ubfab_seg_mmap(struct ubfab_file *file, struct vm_area_struct *vma);
+void ubfab_seg_revoke_range(struct ubfab_entity *owner, pgoff_t first,
+			    pgoff_t npages, u32 reason);
+void ubfab_seg_drop_imports(struct ubfab_file *file);
+
+/* event.c */
+void ubfab_event_init(struct ubfab_file *file);
+void ubfab_event_post(struct ubfab_file *file, const struct ubfab_event *ev);
+ssize_t ubfab_event_read(struct file *filp, char __user *buf, size_t count,
+			 loff_t *ppos);
+__poll_t ubfab_event_poll(struct file *filp, struct poll_table_struct *wait);
 
 /* netlink.c */
 int ubfab_netlink_init(struct ubfab_fabric *fabric);

@@ -150,4 +150,221 @@ enum {
 	UBFAB_CMD_MAX = (__UBFAB_CMD_MAX - 1)
 };
 
+/*
+ * Entity memory and segments (ioctls on an entity's device)
+ *
+ * A process that opens /dev/ubfab/<name> acts as that entity. It allocates
+ * ranges of the entity's memory (HBM or DRAM), addressed by their offset in
+ * that memory, and maps them with mmap(MAP_SHARED) at that same offset.
+ * Pages are backed on first touch, zero-filled, and charged to the memory
+ * cgroup of the process that allocated the range. Allocations belong to the
+ * open file: closing it (or the process exiting) frees them.
+ *
+ * The owner exports a range as a segment: the kernel picks a token id, the
+ * owner a 32-bit token value and the rights. A process on any entity
+ * imports the segment by (eid, token id, token value) and mmaps it through
+ * its own entity's device at the offset the import returns; loads and stores
+ * land in the exporter's pages. When the segment is unexported or its range
+ * freed (explicitly, by close or by exit), every importer's mapping of it
+ * is torn down at once: later accesses get SIGBUS. The importer is told why
+ * by an event (struct ubfab_event) it reads from its entity's device;
+ * poll() reports EPOLLIN while events are waiting.
+ *
+ * Every ioctl argument starts with its own size, so structures can grow:
+ * the kernel accepts a larger size when the extra bytes are zero (E2BIG
+ * otherwise) and a smaller one down to the first version's size (EINVAL
+ * below). Reserved fields and unknown flags must be zero (EINVAL).
+ *
+ * Errors common to every ioctl: ENOTTY unknown command, EFAULT bad pointer,
+ * EINVAL malformed argument, ENOMEM out of kernel memory.
+ */
+#define UBFAB_IOCTL_TYPE	0xB7
+
+/* Segment rights */
+#define UBFAB_SEG_READ		(1U << 0)
+#define UBFAB_SEG_WRITE		(1U << 1)
+#define UBFAB_SEG_ATOMIC	(1U << 2)
+#define UBFAB_SEG_RIGHTS	(UBFAB_SEG_READ | UBFAB_SEG_WRITE | UBFAB_SEG_ATOMIC)
+
+/* Token ids are 20 bits and never 0. */
+#define UBFAB_TOKEN_ID_MAX	((1U << 20) - 1)
+
+/**
+ * struct ubfab_mem_alloc - UBFAB_IOCTL_MEM_ALLOC
+ * @size: sizeof(struct ubfab_mem_alloc)
+ * @flags: must be 0
+ * @length: bytes to allocate, a nonzero multiple of the page size
+ * @offset: out: where the range starts in the entity's memory; also the
+ *	mmap() offset that maps it
+ *
+ * Errors: EINVAL bad length or flags; ENOSPC no free range that long in the
+ * entity's memory.
+ */
+struct ubfab_mem_alloc {
+	__u32 size;
+	__u32 flags;
+	__u64 length;
+	__u64 offset;
+};
+
+/**
+ * struct ubfab_mem_free - UBFAB_IOCTL_MEM_FREE
+ * @size: sizeof(struct ubfab_mem_free)
+ * @flags: must be 0
+ * @offset: start of a range this file allocated
+ *
+ * Unexports every segment in the range, unmaps it from every process and
+ * returns its pages. Errors: ENOENT no allocation of this file starts there.
+ */
+struct ubfab_mem_free {
+	__u32 size;
+	__u32 flags;
+	__u64 offset;
+};
+
+/**
+ * struct ubfab_seg_export - UBFAB_IOCTL_SEG_EXPORT
+ * @size: sizeof(struct ubfab_seg_export)
+ * @rights: UBFAB_SEG_* granted to importers; at least one
+ * @offset: start of the segment in the entity's memory, page aligned
+ * @length: bytes, a nonzero multiple of the page size
+ * @token_value: the secret an importer must present
+ * @token_id: out: the segment's token id, unique in this entity
+ *
+ * The range must lie within one allocation of this file. Errors: EINVAL bad
+ * rights or range; ENOSPC no token id left.
+ */
+struct ubfab_seg_export {
+	__u32 size;
+	__u32 rights;
+	__u64 offset;
+	__u64 length;
+	__u32 token_value;
+	__u32 token_id;
+};
+
+/**
+ * struct ubfab_seg_unexport - UBFAB_IOCTL_SEG_UNEXPORT
+ * @size: sizeof(struct ubfab_seg_unexport)
+ * @token_id: a segment this file exported
+ *
+ * Revokes every import of it. Errors: ENOENT no such segment of this file.
+ */
+struct ubfab_seg_unexport {
+	__u32 size;
+	__u32 token_id;
+};
+
+/**
+ * struct ubfab_seg_import - UBFAB_IOCTL_SEG_IMPORT
+ * @size: sizeof(struct ubfab_seg_import)
+ * @rights: UBFAB_SEG_* wanted; each must be granted by the segment
+ * @eid: the exporting entity
+ * @token_id: the segment's token id
+ * @token_value: the segment's token value
+ * @__reserved: must be 0
+ * @length: out: bytes in the segment
+ * @mmap_offset: out: mmap() this file at this offset to map the segment
+ *
+ * Errors: ENODEV no such entity; ENOENT no such segment; EACCES wrong token
+ * value or a right not granted (counted as an authorization failure of the
+ * exporting entity, which gets a UBFAB_EVENT_AUTH_FAILURE event).
+ * mmap() of the import fails with EACCES when it asks for PROT_WRITE
+ * without UBFAB_SEG_WRITE, EINVAL for MAP_PRIVATE or a range beyond the
+ * segment, and ENODEV once the segment is revoked.
+ */
+struct ubfab_seg_import {
+	__u32 size;
+	__u32 rights;
+	__u32 eid;
+	__u32 token_id;
+	__u32 token_value;
+	__u32 __reserved;
+	__u64 length;
+	__u64 mmap_offset;
+};
+
+/**
+ * struct ubfab_seg_unimport - UBFAB_IOCTL_SEG_UNIMPORT
+ * @size: sizeof(struct ubfab_seg_unimport)
+ * @__reserved: must be 0
+ * @mmap_offset: the import to drop, as returned by UBFAB_IOCTL_SEG_IMPORT
+ *
+ * Unmaps it from this process. Errors: ENOENT no such import of this file.
+ */
+struct ubfab_seg_unimport {
+	__u32 size;
+	__u32 __reserved;
+	__u64 mmap_offset;
+};
+
+enum {
+	UBFAB_CMD_MEM_ALLOC = 0x80,
+	UBFAB_CMD_MEM_FREE,
+	UBFAB_CMD_SEG_EXPORT,
+	UBFAB_CMD_SEG_UNEXPORT,
+	UBFAB_CMD_SEG_IMPORT,
+	UBFAB_CMD_SEG_UNIMPORT,
+};
+
+#define UBFAB_IOCTL_MEM_ALLOC	_IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_MEM_ALLOC)
+#define UBFAB_IOCTL_MEM_FREE	_IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_MEM_FREE)
+#define UBFAB_IOCTL_SEG_EXPORT	_IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_SEG_EXPORT)
+#define UBFAB_IOCTL_SEG_UNEXPORT _IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_SEG_UNEXPORT)
+#define UBFAB_IOCTL_SEG_IMPORT	_IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_SEG_IMPORT)
+#define UBFAB_IOCTL_SEG_UNIMPORT _IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_SEG_UNIMPORT)
+
+/**
+ * enum ubfab_event_type - what struct ubfab_event reports
+ * @UBFAB_EVENT_REVOKED: an import of this file was revoked; its mapping is
+ *	gone and later accesses get SIGBUS
+ * @UBFAB_EVENT_AUTH_FAILURE: an import of a segment this file exported was
+ *	refused (wrong token value or right)
+ * @UBFAB_EVENT_OVERFLOW: the event queue was full and events were lost;
+ *	@mmap_offset holds how many
+ */
+enum ubfab_event_type {
+	UBFAB_EVENT_REVOKED = 1,
+	UBFAB_EVENT_AUTH_FAILURE = 2,
+	UBFAB_EVENT_OVERFLOW = 3,
+};
+
+/**
+ * enum ubfab_revoke_reason - why an import was revoked
+ * @UBFAB_REVOKE_UNEXPORT: the owner unexported the segment
+ * @UBFAB_REVOKE_FREE: the owner freed the range
+ * @UBFAB_REVOKE_CLOSE: the owner closed its file or exited
+ */
+enum ubfab_revoke_reason {
+	UBFAB_REVOKE_UNEXPORT = 1,
+	UBFAB_REVOKE_FREE = 2,
+	UBFAB_REVOKE_CLOSE = 3,
+};
+
+/**
+ * struct ubfab_event - one event, as read() from an entity's device
+ * @type: enum ubfab_event_type
+ * @reason: for UBFAB_EVENT_REVOKED, enum ubfab_revoke_reason; else 0
+ * @eid: the exporting entity (REVOKED) or the refused importer
+ *	(AUTH_FAILURE)
+ * @token_id: the segment concerned
+ * @mmap_offset: for UBFAB_EVENT_REVOKED, the import's mmap offset; for
+ *	UBFAB_EVENT_OVERFLOW, the number of events lost; else 0
+ *
+ * read() returns whole events only (EINVAL for a buffer smaller than one)
+ * and blocks unless O_NONBLOCK is set (then EAGAIN). Each open file queues
+ * up to UBFAB_EVENT_QUEUE events; when the queue is full, further events
+ * are counted and reported by one UBFAB_EVENT_OVERFLOW event once there is
+ * room again.
+ */
+#define UBFAB_EVENT_QUEUE	256
+
+struct ubfab_event {
+	__u32 type;
+	__u32 reason;
+	__u32 eid;
+	__u32 token_id;
+	__u64 mmap_offset;
+};
+
 #endif /* _UAPI_LINUX_UBFAB_H */

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ubfab entity files: the file operations of /dev/ubfab/<name>. An open
+ * file is a process acting as that entity: it owns the allocations, the
+ * exported segments and the imports it makes, and its events.
+ *
+ * ioctl arguments start with their own size and are read with
+ * copy_struct_from_user(), so structures can grow; each command's table
+ * entry gives the size its handler knows and the smallest size accepted.
+ * A command that creates something and then cannot copy its result out
+ * undoes itself, so a failed ioctl changes nothing.
+ */
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "ubfab.h"
+
+static int ubfab_file_open(struct inode *inode, struct file *filp)
+{
+	struct ubfab_entity *entity;
+	struct ubfab_file *file;
+
+	entity = container_of(inode->i_cdev, struct ubfab_entity, cdev);
+	file = kzalloc(sizeof(*file), GFP_KERNEL);
+	if (!file)
+		return -ENOMEM;
+	file->entity = entity;
+	file->mapping = filp->f_mapping;
+	INIT_LIST_HEAD(&file->allocs);
+	mutex_init(&file->imports_lock);
+	xa_init(&file->imports);
+	ubfab_event_init(file);
+	get_device(&entity->dev);
+	filp->private_data = file;
+	return nonseekable_open(inode, filp);
+}
+
+/*
+ * Every VMA holds a reference on the file, so no mapping of the file
+ * exists any more: imports and allocations go without a user to notice.
+ */
+static int ubfab_file_release(struct inode *inode, struct file *filp)
+{
+	struct ubfab_file *file = filp->private_data;
+
+	ubfab_seg_drop_imports(file);
+	ubfab_mem_free_all(file);
+	xa_destroy(&file->imports);
+	put_device(&file->entity->dev);
+	kfree(file);
+	return 0;
+}
+
+static int ubfab_file_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct ubfab_file *file = filp->private_data;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (vma->vm_pgoff < UBFAB_IMPORT_BASE >> PAGE_SHIFT)
+		return ubfab_mem_mmap(file, vma);
+	return ubfab_seg_mmap(file, vma);
+}
+
+union ubfab_ioctl_arg {
+	struct ubfab_mem_alloc mem_alloc;
+	struct ubfab_mem_free mem_free;
+	struct ubfab_seg_export seg_export;
+	struct ubfab_seg_unexport seg_unexport;
+	struct ubfab_seg_import seg_import;
+	struct ubfab_seg_unimport seg_unimport;
+};
+
+static int ubfab_ioctl_mem_alloc(struct ubfab_file *file,
+				 union ubfab_ioctl_arg *arg)
+{
+	return ubfab_mem_alloc(file, &arg->mem_alloc);
+}
+
+static void ubfab_ioctl_mem_alloc_undo(struct ubfab_file *file,
+				       union ubfab_ioctl_arg *arg)
+{
+	ubfab_mem_free(file, arg->mem_alloc.offset);
+}
+
+static int ubfab_ioctl_mem_free(struct ubfab_file *file,
+				union ubfab_ioctl_arg *arg)
+{
+	if (arg->mem_free.flags)
+		return -EINVAL;
+	return ubfab_mem_free(file, arg->mem_free.offset);
+}
+
+static int ubfab_ioctl_seg_export(struct ubfab_file *file,
+				  union ubfab_ioctl_arg *arg)
+{
+	return ubfab_seg_export(file, &arg->seg_export);
+}
+
+static void ubfab_ioctl_seg_export_undo(struct ubfab_file *file,
+					union ubfab_ioctl_arg *arg)
+{
+	ubfab_seg_unexport(file, arg->seg_export.token_id);
+}
+
+static int ubfab_ioctl_seg_unexport(struct ubfab_file *file,
+				    union ubfab_ioctl_arg *arg)
+{
+	return ubfab_seg_unexport(file, arg->seg_unexport.token_id);
+}
+
+static int ubfab_ioctl_seg_import(struct ubfab_file *file,
+				  union ubfab_ioctl_arg *arg)
+{
+	return ubfab_seg_import(file, &arg->seg_import);
+}
+
+static void ubfab_ioctl_seg_import_undo(struct ubfab_file *file,
+					union ubfab_ioctl_arg *arg)
+{
+	ubfab_seg_unimport(file, arg->seg_import.mmap_offset);
+}
+
+static int ubfab_ioctl_seg_unimport(struct ubfab_file *file,
+				    union ubfab_ioctl_arg *arg)
+{
+	if (arg->seg_unimport.__reserved)
+		return -EINVAL;
+	return ubfab_seg_unimport(file, arg->seg_unimport.mmap_offset);
+}
+
+/**
+ * struct ubfab_ioctl_op - one ioctl command
+ * @size: size of the argument this module knows
+ * @min_size: smallest size user space may pass (the first version's)
+ * @ioctl_num: the full command number
+ * @execute: carries the command out
+ * @undo: for commands with results, reverts @execute when the result cannot
+ *	be copied out
+ */
+struct ubfab_ioctl_op {
+	unsigned int size;
+	unsigned int min_size;
+	unsigned int ioctl_num;
+	int (*execute)(struct ubfab_file *file, union ubfab_ioctl_arg *arg);
+	void (*undo)(struct ubfab_file *file, union ubfab_ioctl_arg *arg);
+};
+
+static const struct ubfab_ioctl_op ubfab_ioctl_ops[] = {
+	{
+		.size = sizeof(struct ubfab_mem_alloc),
+		.min_size = offsetofend(struct ubfab_mem_alloc, offset),
+		.ioctl_num = UBFAB_IOCTL_MEM_ALLOC,
+		.execute = ubfab_ioctl_mem_alloc,
+		.undo = ubfab_ioctl_mem_alloc_undo,
+	},
+	{
+		.size = sizeof(struct ubfab_mem_free),
+		.min_size = offsetofend(struct ubfab_mem_free, offset),
+		.ioctl_num = UBFAB_IOCTL_MEM_FREE,
+		.execute = ubfab_ioctl_mem_free,
+		.undo = NULL,
+	},
+	{
+		.size = sizeof(struct ubfab_seg_export),
+		.min_size = offsetofend(struct ubfab_seg_export, token_id),
+		.ioctl_num = UBFAB_IOCTL_SEG_EXPORT,
+		.execute = ubfab_ioctl_seg_export,
+		.undo = ubfab_ioctl_seg_export_undo,
+	},
+	{
+		.size = sizeof(struct ubfab_seg_unexport),
+		.min_size = offsetofend(struct ubfab_seg_unexport, token_id),
+		.ioctl_num = UBFAB_IOCTL_SEG_UNEXPORT,
+		.execute = ubfab_ioctl_seg_unexport,
+		.undo = NULL,
+	},
+	{
+		.size = sizeof(struct ubfab_seg_import),
+		.min_size = offsetofend(struct ubfab_seg_import, mmap_offset),
+		.ioctl_num = UBFAB_IOCTL_SEG_IMPORT,
+		.execute = ubfab_ioctl_seg_import,
+		.undo = ubfab_ioctl_seg_import_undo,
+	},
+	{
+		.size = sizeof(struct ubfab_seg_unimport),
+		.min_size = offsetofend(struct ubfab_seg_unimport, mmap_offset),
+		.ioctl_num = UBFAB_IOCTL_SEG_UNIMPORT,
+		.execute = ubfab_ioctl_seg_unimport,
+		.undo = NULL,
+	},
+};
+
+static long ubfab_file_ioctl(struct file *filp, unsigned int cmd,
+			     unsigned long uarg)
+{
+	struct ubfab_file *file = filp->private_data;
+	void __user *ubuf = (void __user *)uarg;
+	const struct ubfab_ioctl_op *op = NULL;
+	union ubfab_ioctl_arg arg;
+	unsigned int i;
+	u32 usize;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(ubfab_ioctl_ops); i++) {
+		if (ubfab_ioctl_ops[i].ioctl_num == cmd)
+			op = &ubfab_ioctl_ops[i];
+	}
+	if (!op)
+		return -ENOTTY;
+
+	if (get_user(usize, (u32 __user *)ubuf))
+		return -EFAULT;
+	if (usize < op->min_size)
+		return -EINVAL;
+	ret = copy_struct_from_user(&arg, op->size, ubuf, usize);
+	if (ret)
+		return ret;
+
+	ret = op->execute(file, &arg);
+	if (ret || !op->undo)
+		return ret;
+	if (copy_to_user(ubuf, &arg, min_t(u32, usize, op->size))) {
+		op->undo(file, &arg);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+const struct file_operations ubfab_entity_fops = {
+	.owner = THIS_MODULE,
+	.open = ubfab_file_open,
+	.release = ubfab_file_release,
+	.unlocked_ioctl = ubfab_file_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = ubfab_file_mmap,
+	.read = ubfab_event_read,
+	.poll = ubfab_event_poll,
+};
