@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ubfab control plane: the "ubfab" generic netlink family, which reports
- * the fabric, its entities, ports and planes to any netlink client.
+ * the fabric, its entities, ports, planes and segments to any netlink
+ * client.
  *
  * Commands, attributes and errors are defined in include/uapi/linux/ubfab.h
  * and Documentation/netlink/ubfab.yaml. One fill function per object serves
  * both do and dump. The handlers run in parallel (parallel_ops) without a
  * lock of their own: the fabric's shape is immutable while the family is
  * registered, and states and counters are read with READ_ONCE() and
- * atomic64_read().
+ * atomic64_read(). Segments change at any time; the dump reads each
+ * entity's under its mem_lock.
  */
 #include <net/genetlink.h>
 
@@ -91,7 +93,10 @@ static int ubfab_nl_fill_entity(struct sk_buff *skb, const void *obj)
 	    nla_put_u32(skb, UBFAB_A_ENTITY_NODE, loc->node) ||
 	    nla_put_u64_64bit(skb, UBFAB_A_ENTITY_MEM_SIZE, entity->mem_size,
 			      UBFAB_A_ENTITY_PAD) ||
-	    nla_put_u32(skb, UBFAB_A_ENTITY_PORTS, entity->nr_ports))
+	    nla_put_u32(skb, UBFAB_A_ENTITY_PORTS, entity->nr_ports) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_ENTITY_AUTH_FAILURES,
+			      atomic64_read(&entity->auth_failures),
+			      UBFAB_A_ENTITY_PAD))
 		return -EMSGSIZE;
 
 	if (loc->kind == UBFAB_ENTITY_NPU) {
@@ -129,6 +134,24 @@ static int ubfab_nl_fill_plane(struct sk_buff *skb, const void *obj)
 			ubfab_plane_ports_up(ubfab_nl_fabric, plane)))
 		return -EMSGSIZE;
 	return ubfab_nl_put_stats(skb, UBFAB_A_PLANE_STATS, &plane->stats);
+}
+
+/* Context: the segment's owner's mem_lock held, for its import list. */
+static int ubfab_nl_fill_seg(struct sk_buff *skb, const void *obj)
+{
+	const struct ubfab_segment *seg = obj;
+
+	if (nla_put_u32(skb, UBFAB_A_SEG_EID, seg->owner->eid) ||
+	    nla_put_u32(skb, UBFAB_A_SEG_TOKEN_ID, seg->token_id) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_SEG_OFFSET,
+			      (u64)seg->first << PAGE_SHIFT, UBFAB_A_SEG_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_SEG_LENGTH,
+			      (u64)seg->npages << PAGE_SHIFT, UBFAB_A_SEG_PAD) ||
+	    nla_put_u32(skb, UBFAB_A_SEG_RIGHTS, seg->rights) ||
+	    nla_put_u32(skb, UBFAB_A_SEG_IMPORTS, seg->nr_imports) ||
+	    nla_put_u32(skb, UBFAB_A_SEG_PID, seg->pid))
+		return -EMSGSIZE;
+	return 0;
 }
 
 /* One complete message: header, the object's attributes, end. */
@@ -315,6 +338,55 @@ static int ubfab_nl_plane_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/*
+ * cb->args[0] is the entity, cb->args[1] the next token id in it. Each
+ * entity's segments are read under its mem_lock, so a segment is reported
+ * whole or not at all.
+ */
+static int ubfab_nl_seg_get_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	struct nlattr *filter = ubfab_dump_attrs(cb)[UBFAB_A_SEG_EID];
+	u32 eid = cb->args[0], end = ubfab_nl_fabric->nr_entities;
+	struct ubfab_entity *entity;
+	struct ubfab_segment *seg;
+	unsigned long id;
+	int ret = 0;
+
+	if (filter) {
+		entity = ubfab_entity_find(ubfab_nl_fabric,
+					   nla_get_u32(filter));
+		if (!entity) {
+			NL_SET_ERR_MSG_ATTR(cb->extack, filter,
+					    "no such entity");
+			return -ENODEV;
+		}
+		eid = max(eid, entity->eid);
+		end = min(end, entity->eid + 1);
+	}
+
+	for (; eid < end && !ret; eid++) {
+		entity = ubfab_nl_fabric->entities[eid];
+		id = eid == cb->args[0] ? cb->args[1] : 0;
+		down_read(&entity->mem_lock);
+		xa_for_each_start(&entity->segments, id, seg, id) {
+			ret = ubfab_nl_dump_one(skb, cb, UBFAB_CMD_SEG_GET,
+						ubfab_nl_fill_seg, seg);
+			if (ret)
+				break;
+		}
+		up_read(&entity->mem_lock);
+		if (ret) {
+			cb->args[0] = eid;
+			cb->args[1] = id;
+			return skb->len;
+		}
+	}
+	cb->args[0] = eid;
+	cb->args[1] = 0;
+	return skb->len;
+}
+
 static const struct nla_policy ubfab_nl_entity_policy[UBFAB_A_ENTITY_NAME + 1] = {
 	[UBFAB_A_ENTITY_EID] = { .type = NLA_U32 },
 	[UBFAB_A_ENTITY_NAME] = { .type = NLA_NUL_STRING,
@@ -328,6 +400,10 @@ static const struct nla_policy ubfab_nl_port_policy[UBFAB_A_PORT_PLANE + 1] = {
 
 static const struct nla_policy ubfab_nl_plane_policy[UBFAB_A_PLANE_ID + 1] = {
 	[UBFAB_A_PLANE_ID] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy ubfab_nl_seg_policy[UBFAB_A_SEG_EID + 1] = {
+	[UBFAB_A_SEG_EID] = { .type = NLA_U32 },
 };
 
 static const struct genl_ops ubfab_nl_ops[] = {
@@ -355,6 +431,12 @@ static const struct genl_ops ubfab_nl_ops[] = {
 		.dumpit = ubfab_nl_plane_get_dumpit,
 		.policy = ubfab_nl_plane_policy,
 		.maxattr = ARRAY_SIZE(ubfab_nl_plane_policy) - 1,
+	},
+	{
+		.cmd = UBFAB_CMD_SEG_GET,
+		.dumpit = ubfab_nl_seg_get_dumpit,
+		.policy = ubfab_nl_seg_policy,
+		.maxattr = ARRAY_SIZE(ubfab_nl_seg_policy) - 1,
 	},
 };
 

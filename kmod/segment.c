@@ -13,6 +13,7 @@
  * unimports it or closes, whether or not it was revoked.
  */
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "ubfab.h"
@@ -82,6 +83,7 @@ int ubfab_seg_export(struct ubfab_file *file, struct ubfab_seg_export *arg)
 	seg->owner = entity;
 	seg->file = file;
 	seg->token_value = arg->token_value;
+	seg->pid = task_tgid_nr(current);
 	seg->rights = arg->rights;
 	seg->first = arg->offset >> PAGE_SHIFT;
 	seg->npages = arg->length >> PAGE_SHIFT;
@@ -131,6 +133,7 @@ static void ubfab_seg_revoke(struct ubfab_segment *seg, u32 reason)
 	list_for_each_entry_safe(imp, tmp, &seg->imports, seg_node) {
 		ubfab_window_revoke(imp->win, imp->file->mapping);
 		list_del_init(&imp->seg_node);
+		seg->nr_imports--;
 		ev.mmap_offset = ubfab_import_offset(imp->id);
 		ubfab_event_post(imp->file, &ev);
 	}
@@ -223,6 +226,7 @@ static int ubfab_seg_link(struct ubfab_import *imp,
 	imp->seg = seg;
 	kref_get(&seg->ref);
 	list_add_tail(&imp->seg_node, &seg->imports);
+	seg->nr_imports++;
 	return 0;
 }
 
@@ -292,7 +296,10 @@ static void ubfab_import_destroy(struct ubfab_import *imp)
 	struct ubfab_entity *exporter = imp->seg->owner;
 
 	down_write(&exporter->mem_lock);
-	list_del_init(&imp->seg_node);
+	if (!list_empty(&imp->seg_node)) {
+		list_del_init(&imp->seg_node);
+		imp->seg->nr_imports--;
+	}
 	if (!imp->win->revoked)
 		ubfab_window_revoke(imp->win, imp->file->mapping);
 	up_write(&exporter->mem_lock);

@@ -298,11 +298,13 @@ struct ubfab_alloc {
  * @file: the exporting file, or NULL once unexported
  * @token_id: the segment's key in @owner->segments
  * @token_value: the secret importers must present
+ * @pid: the exporting process, as seen from the initial pid namespace
  * @rights: UBFAB_SEG_* granted
  * @first: first page in @owner's memory
  * @npages: pages in the segment
  * @alloc_win: window of the allocation the segment lies in, referenced
  * @imports: struct ubfab_import.seg_node, under @owner->mem_lock
+ * @nr_imports: entries in @imports
  */
 struct ubfab_segment {
 	struct kref ref;
@@ -311,10 +313,12 @@ struct ubfab_segment {
 	struct ubfab_window *alloc_win;
 	u32 token_id;
 	u32 token_value;
+	pid_t pid;
 	u32 rights;
 	pgoff_t first;
 	pgoff_t npages;
 	struct list_head imports;
+	u32 nr_imports;
 };
 
 /**

@@ -7,7 +7,10 @@
  * are out of the way.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
@@ -203,6 +206,110 @@ TEST_F(raw, reserved_header_bits)
 	hdr = nlmsg_data(nlmsg_hdr(msg));
 	hdr->reserved = 1;
 	EXPECT_EQ(-EINVAL, transact(self->sk, msg));
+}
+
+struct seg_seen {
+	int count;
+	uint32_t eid[4], token_id[4], rights[4], imports[4], pid[4];
+	uint64_t offset[4], length[4];
+};
+
+static int on_seg(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[UBFAB_A_SEG_MAX + 1];
+	struct seg_seen *seen = arg;
+	int i = seen->count++;
+
+	if (i >= 4 || genlmsg_parse(nlmsg_hdr(msg), 0, tb, UBFAB_A_SEG_MAX,
+				    NULL))
+		return NL_SKIP;
+	seen->eid[i] = nla_get_u32(tb[UBFAB_A_SEG_EID]);
+	seen->token_id[i] = nla_get_u32(tb[UBFAB_A_SEG_TOKEN_ID]);
+	seen->offset[i] = nla_get_u64(tb[UBFAB_A_SEG_OFFSET]);
+	seen->length[i] = nla_get_u64(tb[UBFAB_A_SEG_LENGTH]);
+	seen->rights[i] = nla_get_u32(tb[UBFAB_A_SEG_RIGHTS]);
+	seen->imports[i] = nla_get_u32(tb[UBFAB_A_SEG_IMPORTS]);
+	seen->pid[i] = nla_get_u32(tb[UBFAB_A_SEG_PID]);
+	return NL_OK;
+}
+
+static int seg_dump(struct nl_sock *sk, int family, int64_t eid,
+		    struct seg_seen *seen)
+{
+	struct nl_msg *msg = request(family, UBFAB_CMD_SEG_GET, NLM_F_DUMP);
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	int result = 1, ret;
+
+	memset(seen, 0, sizeof(*seen));
+	if (eid >= 0)
+		nla_put_u32(msg, UBFAB_A_SEG_EID, eid);
+	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &result);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_finish, &result);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_seg, seen);
+	ret = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	while (ret >= 0 && result == 1)
+		ret = nl_recvmsgs(sk, cb);
+	nl_cb_put(cb);
+	return result == 1 ? -EIO : result;
+}
+
+/* Segments are listed with their owner, range, rights and importers. */
+TEST_F(raw, seg_dump)
+{
+	struct ubfab_mem_alloc a = { .size = sizeof(a), .length = 8 << 12 };
+	struct ubfab_seg_export e = { .size = sizeof(e) };
+	struct ubfab_seg_import imp = { .size = sizeof(imp) };
+	struct seg_seen seen;
+	int fd0, fd1;
+
+	fd0 = open("/dev/ubfab/npu0", O_RDWR);
+	ASSERT_LE(0, fd0);
+	fd1 = open("/dev/ubfab/npu3", O_RDWR);
+	ASSERT_LE(0, fd1);
+	ASSERT_EQ(0, seg_dump(self->sk, self->family, -1, &seen));
+	EXPECT_EQ(0, seen.count);
+
+	ASSERT_EQ(0, ioctl(fd0, UBFAB_IOCTL_MEM_ALLOC, &a));
+	e.rights = UBFAB_SEG_READ | UBFAB_SEG_ATOMIC;
+	e.offset = a.offset + 4096;
+	e.length = 2 * 4096;
+	e.token_value = 0xdead;
+	ASSERT_EQ(0, ioctl(fd0, UBFAB_IOCTL_SEG_EXPORT, &e));
+	imp.rights = UBFAB_SEG_READ;
+	imp.eid = 0;
+	imp.token_id = e.token_id;
+	imp.token_value = 0xdead;
+	ASSERT_EQ(0, ioctl(fd1, UBFAB_IOCTL_SEG_IMPORT, &imp));
+	ASSERT_EQ(0, ioctl(fd1, UBFAB_IOCTL_MEM_ALLOC, &a));
+	e.offset = a.offset;
+	e.rights = UBFAB_SEG_WRITE;
+	ASSERT_EQ(0, ioctl(fd1, UBFAB_IOCTL_SEG_EXPORT, &e));
+
+	ASSERT_EQ(0, seg_dump(self->sk, self->family, -1, &seen));
+	ASSERT_EQ(2, seen.count);
+	EXPECT_EQ(0, seen.eid[0]);
+	EXPECT_EQ(4096, seen.offset[0]);
+	EXPECT_EQ(2 * 4096, seen.length[0]);
+	EXPECT_EQ(UBFAB_SEG_READ | UBFAB_SEG_ATOMIC, seen.rights[0]);
+	EXPECT_EQ(1, seen.imports[0]);
+	EXPECT_EQ(getpid(), seen.pid[0]);
+	EXPECT_EQ(3, seen.eid[1]);
+	EXPECT_EQ(e.token_id, seen.token_id[1]);
+	EXPECT_EQ(UBFAB_SEG_WRITE, seen.rights[1]);
+	EXPECT_EQ(0, seen.imports[1]);
+
+	/* Filtered by entity; an unknown one is an error. */
+	ASSERT_EQ(0, seg_dump(self->sk, self->family, 3, &seen));
+	EXPECT_EQ(1, seen.count);
+	EXPECT_EQ(3, seen.eid[0]);
+	EXPECT_EQ(-ENODEV, seg_dump(self->sk, self->family, 100000, &seen));
+
+	/* Gone with the file that exported them. */
+	close(fd0);
+	close(fd1);
+	ASSERT_EQ(0, seg_dump(self->sk, self->family, -1, &seen));
+	EXPECT_EQ(0, seen.count);
 }
 
 /* After all of the above, the family still answers. */

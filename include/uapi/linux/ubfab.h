@@ -85,6 +85,7 @@ enum {
 	UBFAB_A_ENTITY_MEM_SIZE,	/* u64: bytes of memory */
 	UBFAB_A_ENTITY_PORTS,		/* u32: number of UB ports */
 	UBFAB_A_ENTITY_PAD,
+	UBFAB_A_ENTITY_AUTH_FAILURES,	/* u64: refused imports of its segments */
 
 	__UBFAB_A_ENTITY_MAX,
 	UBFAB_A_ENTITY_MAX = (__UBFAB_A_ENTITY_MAX - 1)
@@ -129,6 +130,24 @@ enum {
 };
 
 /*
+ * Attribute set "seg": one exported segment. The token value is never
+ * reported.
+ */
+enum {
+	UBFAB_A_SEG_EID = 1,		/* u32: exporting entity */
+	UBFAB_A_SEG_TOKEN_ID,		/* u32 */
+	UBFAB_A_SEG_OFFSET,		/* u64: start in the entity's memory */
+	UBFAB_A_SEG_LENGTH,		/* u64: bytes */
+	UBFAB_A_SEG_RIGHTS,		/* u32: UBFAB_SEG_* */
+	UBFAB_A_SEG_IMPORTS,		/* u32: live imports */
+	UBFAB_A_SEG_PID,		/* u32: exporting process */
+	UBFAB_A_SEG_PAD,
+
+	__UBFAB_A_SEG_MAX,
+	UBFAB_A_SEG_MAX = (__UBFAB_A_SEG_MAX - 1)
+};
+
+/*
  * Commands. Every reply carries the attribute set named in the comment.
  *
  * UBFAB_CMD_FABRIC_GET	do: the fabric set.
@@ -139,12 +158,16 @@ enum {
  *			entity when UBFAB_A_PORT_EID is given.
  * UBFAB_CMD_PLANE_GET	do: one plane, chosen by UBFAB_A_PLANE_ID;
  *			dump: every plane.
+ * UBFAB_CMD_SEG_GET	dump: every exported segment, or those of one
+ *			entity when UBFAB_A_SEG_EID is given, by entity and
+ *			token id.
  */
 enum {
 	UBFAB_CMD_FABRIC_GET = 1,
 	UBFAB_CMD_ENTITY_GET,
 	UBFAB_CMD_PORT_GET,
 	UBFAB_CMD_PLANE_GET,
+	UBFAB_CMD_SEG_GET,
 
 	__UBFAB_CMD_MAX,
 	UBFAB_CMD_MAX = (__UBFAB_CMD_MAX - 1)
