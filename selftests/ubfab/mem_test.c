@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -571,6 +573,120 @@ TEST_F(mem, mapping_pins_module)
 	EXPECT_EQ(0, ubfab_unload());
 	self->npu0 = -1;
 	self->npu1 = -1;
+}
+
+#define CGROOT "/sys/fs/cgroup"
+
+/* A fresh memory cgroup: 0, or -1 when the kernel has no cgroup2/memcg. */
+static int cgroup_make(const char *name)
+{
+	char path[128];
+	int fd;
+
+	if (access(CGROOT "/cgroup.controllers", F_OK) &&
+	    mount("none", CGROOT, "cgroup2", 0, NULL))
+		return -1;
+	fd = open(CGROOT "/cgroup.subtree_control", O_WRONLY);
+	if (fd < 0 || write(fd, "+memory", 7) != 7) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	snprintf(path, sizeof(path), CGROOT "/%s", name);
+	rmdir(path);
+	return mkdir(path, 0755);
+}
+
+static int cgroup_enter(const char *name, pid_t pid)
+{
+	char path[128], buf[32];
+	int fd, len, ret;
+
+	snprintf(path, sizeof(path), CGROOT "/%s/cgroup.procs", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%d", pid);
+	ret = write(fd, buf, len) == len ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+static uint64_t cgroup_current(const char *name)
+{
+	char path[128];
+	uint64_t val = 0;
+
+	snprintf(path, sizeof(path), CGROOT "/%s/memory.current", name);
+	read_u64(path, &val);
+	return val;
+}
+
+/*
+ * Pages are charged to the allocating process's cgroup even when another
+ * process touches them first, and leave it when the range is freed.
+ */
+TEST_F(mem, charged_to_allocator)
+{
+	const uint64_t len = 1024 * PAGE;	/* 4 MiB */
+	int to_child[2], to_parent[2];
+	uint64_t before, touched, off = 0;
+	struct ubfab_seg_import imp;
+	uint32_t tid = 0;
+	int status;
+	pid_t pid;
+	char *p;
+
+	if (cgroup_make("ubfab_a") || cgroup_make("ubfab_b"))
+		SKIP(return, "no cgroup2 memory controller");
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* Once in ubfab_a: allocate and export, touch nothing. */
+		int fd = dev_open("cpu0");
+
+		if (fd < 0 || read(to_child[0], &tid, 4) != 4 ||
+		    mem_alloc(fd, len, &off) ||
+		    seg_export(fd, off, len, UBFAB_SEG_READ | UBFAB_SEG_WRITE,
+			       1, &tid) ||
+		    write(to_parent[1], &tid, 4) != 4 ||
+		    read(to_child[0], &tid, 4) != 4 ||
+		    mem_free(fd, off) ||
+		    write(to_parent[1], &tid, 4) != 4 ||
+		    read(to_child[0], &tid, 4) != 4)
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(0, cgroup_enter("ubfab_a", pid));
+	ASSERT_EQ(0, cgroup_enter("ubfab_b", getpid()));
+	ASSERT_EQ(4, write(to_child[1], &tid, 4));
+	ASSERT_EQ(4, read(to_parent[0], &tid, 4));
+
+	/* This process, in ubfab_b, touches every page first. */
+	before = cgroup_current("ubfab_a");
+	ASSERT_EQ(0, seg_import(self->npu1, 2, tid, 1,
+				UBFAB_SEG_READ | UBFAB_SEG_WRITE, &imp));
+	p = map(self->npu1, imp.mmap_offset, len, PROT_READ | PROT_WRITE);
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 1, len);
+	touched = cgroup_current("ubfab_a");
+	EXPECT_LE(before + len, touched)
+		TH_LOG("ubfab_a grew by %llu bytes, not %llu",
+		       (unsigned long long)(touched - before),
+		       (unsigned long long)len);
+
+	/* Freed: the pages leave the cgroup. */
+	ASSERT_EQ(4, write(to_child[1], &tid, 4));
+	ASSERT_EQ(4, read(to_parent[0], &tid, 4));
+	EXPECT_GT(before + len / 2, cgroup_current("ubfab_a"));
+	munmap(p, len);
+	ASSERT_EQ(4, write(to_child[1], &tid, 4));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	cgroup_enter("", getpid());
 }
 
 TEST_F_TIMEOUT(mem, thousands_of_segments, UBFAB_TEST_SLOW)
