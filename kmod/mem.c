@@ -334,6 +334,30 @@ int ubfab_mem_free(struct ubfab_file *file, u64 offset)
 	return ret;
 }
 
+/**
+ * ubfab_mem_reset() - free all of an entity's memory
+ * @entity: the entity
+ *
+ * Every allocation of every file is freed and its segments revoked; each
+ * allocating file gets a UBFAB_EVENT_RESET event per allocation.
+ */
+void ubfab_mem_reset(struct ubfab_entity *entity)
+{
+	struct ubfab_alloc *alloc, *tmp;
+	struct ubfab_event ev = {
+		.type = UBFAB_EVENT_RESET,
+		.eid = entity->eid,
+	};
+
+	down_write(&entity->mem_lock);
+	list_for_each_entry_safe(alloc, tmp, &entity->allocs, entity_node) {
+		ev.mmap_offset = (u64)alloc->win->first << PAGE_SHIFT;
+		ubfab_event_post(alloc->file, &ev);
+		ubfab_mem_destroy(alloc, UBFAB_REVOKE_RESET);
+	}
+	up_write(&entity->mem_lock);
+}
+
 /* Free everything the file allocated; its segments are revoked. */
 void ubfab_mem_free_all(struct ubfab_file *file)
 {

@@ -228,6 +228,25 @@ static int ubfab_nl_entity_get_doit(struct sk_buff *skb,
 	return ubfab_nl_reply(info, ubfab_nl_fill_entity, entity);
 }
 
+static int ubfab_nl_entity_reset_doit(struct sk_buff *skb,
+				      struct genl_info *info)
+{
+	struct ubfab_entity *entity;
+
+	if (GENL_REQ_ATTR_CHECK(info, UBFAB_A_ENTITY_EID))
+		return -EINVAL;
+	entity = ubfab_entity_find(ubfab_nl_fabric,
+				   nla_get_u32(info->attrs[UBFAB_A_ENTITY_EID]));
+	if (!entity) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[UBFAB_A_ENTITY_EID],
+				    "no such entity");
+		return -ENODEV;
+	}
+	ubfab_mem_reset(entity);
+	return 0;
+}
+
 static int ubfab_nl_entity_get_dumpit(struct sk_buff *skb,
 				      struct netlink_callback *cb)
 {
@@ -437,6 +456,13 @@ static const struct genl_ops ubfab_nl_ops[] = {
 		.dumpit = ubfab_nl_seg_get_dumpit,
 		.policy = ubfab_nl_seg_policy,
 		.maxattr = ARRAY_SIZE(ubfab_nl_seg_policy) - 1,
+	},
+	{
+		.cmd = UBFAB_CMD_ENTITY_RESET,
+		.doit = ubfab_nl_entity_reset_doit,
+		.policy = ubfab_nl_entity_policy,
+		.maxattr = ARRAY_SIZE(ubfab_nl_entity_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
 	},
 };
 

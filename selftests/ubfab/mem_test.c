@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include <linux/ubfab.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
 
 #include "kselftest_harness.h"
 #include "ubfab_test.h"
@@ -687,6 +689,59 @@ TEST_F(mem, charged_to_allocator)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	cgroup_enter("", getpid());
+}
+
+/* UBFAB_CMD_ENTITY_RESET over netlink: 0 or a negative libnl error. */
+static int entity_reset(uint32_t eid)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	struct nl_msg *msg = nlmsg_alloc();
+	int family, ret = -1;
+
+	if (!sk || !msg || genl_connect(sk))
+		goto out;
+	family = genl_ctrl_resolve(sk, UBFAB_GENL_NAME);
+	if (family < 0)
+		goto out;
+	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, 0,
+		    UBFAB_CMD_ENTITY_RESET, UBFAB_GENL_VERSION);
+	nla_put_u32(msg, UBFAB_A_ENTITY_EID, eid);
+	ret = nl_send_sync(sk, msg);
+	msg = NULL;
+out:
+	nlmsg_free(msg);
+	nl_socket_free(sk);
+	return ret;
+}
+
+/* A reset frees the entity's memory: importers and owner both lose it. */
+TEST_F(mem, revoke_on_reset)
+{
+	uint64_t moff = 0, off = 0, off2 = 0;
+	struct ubfab_event ev;
+	uint32_t tid = 0;
+	char *own, c;
+	char *p = import_and_touch(_metadata, self->npu0, self->npu1, &tid,
+				   &moff, &off);
+
+	ASSERT_NE(NULL, p);
+	own = map(self->npu0, off, 2 * PAGE, PROT_READ);
+	ASSERT_NE(MAP_FAILED, own);
+	ASSERT_EQ(0, probe(own, &c));
+
+	ASSERT_EQ(0, entity_reset(0));
+	check_revoked(_metadata, self->npu1, p, UBFAB_REVOKE_RESET, tid, moff);
+	ASSERT_EQ(0, next_event(self->npu0, &ev, 2000));
+	EXPECT_EQ(UBFAB_EVENT_RESET, ev.type);
+	EXPECT_EQ(0, ev.eid);
+	EXPECT_EQ(off, ev.mmap_offset);
+	EXPECT_EQ(-1, probe(own, &c));
+	EXPECT_EQ(-ENOENT, mem_free(self->npu0, off));
+	/* The file goes on: its entity's memory is all free again. */
+	EXPECT_EQ(0, mem_alloc(self->npu0, 64 << 20, &off2));
+	EXPECT_NE(0, entity_reset(1000));
+	munmap(own, 2 * PAGE);
+	munmap(p, 2 * PAGE);
 }
 
 TEST_F_TIMEOUT(mem, thousands_of_segments, UBFAB_TEST_SLOW)

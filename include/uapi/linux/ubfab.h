@@ -161,6 +161,11 @@ enum {
  * UBFAB_CMD_SEG_GET	dump: every exported segment, or those of one
  *			entity when UBFAB_A_SEG_EID is given, by entity and
  *			token id.
+ * UBFAB_CMD_ENTITY_RESET do: reset the entity chosen by UBFAB_A_ENTITY_EID
+ *			(CAP_NET_ADMIN, else EPERM): all its memory is freed,
+ *			its segments revoked (UBFAB_REVOKE_RESET) and each
+ *			file that had allocated some gets UBFAB_EVENT_RESET.
+ *			Its files stay open and usable.
  */
 enum {
 	UBFAB_CMD_FABRIC_GET = 1,
@@ -168,6 +173,7 @@ enum {
 	UBFAB_CMD_PORT_GET,
 	UBFAB_CMD_PLANE_GET,
 	UBFAB_CMD_SEG_GET,
+	UBFAB_CMD_ENTITY_RESET,
 
 	__UBFAB_CMD_MAX,
 	UBFAB_CMD_MAX = (__UBFAB_CMD_MAX - 1)
@@ -345,11 +351,14 @@ enum {
  *	refused (wrong token value or right)
  * @UBFAB_EVENT_OVERFLOW: the event queue was full and events were lost;
  *	@mmap_offset holds how many
+ * @UBFAB_EVENT_RESET: the entity was reset and an allocation of this file
+ *	freed; @mmap_offset is its offset, @eid the entity
  */
 enum ubfab_event_type {
 	UBFAB_EVENT_REVOKED = 1,
 	UBFAB_EVENT_AUTH_FAILURE = 2,
 	UBFAB_EVENT_OVERFLOW = 3,
+	UBFAB_EVENT_RESET = 4,
 };
 
 /**
@@ -357,21 +366,24 @@ enum ubfab_event_type {
  * @UBFAB_REVOKE_UNEXPORT: the owner unexported the segment
  * @UBFAB_REVOKE_FREE: the owner freed the range
  * @UBFAB_REVOKE_CLOSE: the owner closed its file or exited
+ * @UBFAB_REVOKE_RESET: the owning entity was reset
  */
 enum ubfab_revoke_reason {
 	UBFAB_REVOKE_UNEXPORT = 1,
 	UBFAB_REVOKE_FREE = 2,
 	UBFAB_REVOKE_CLOSE = 3,
+	UBFAB_REVOKE_RESET = 4,
 };
 
 /**
  * struct ubfab_event - one event, as read() from an entity's device
  * @type: enum ubfab_event_type
  * @reason: for UBFAB_EVENT_REVOKED, enum ubfab_revoke_reason; else 0
- * @eid: the exporting entity (REVOKED) or the refused importer
- *	(AUTH_FAILURE)
+ * @eid: the exporting entity (REVOKED), the refused importer
+ *	(AUTH_FAILURE) or the reset entity (RESET)
  * @token_id: the segment concerned
  * @mmap_offset: for UBFAB_EVENT_REVOKED, the import's mmap offset; for
+ *	UBFAB_EVENT_RESET, the freed allocation's offset; for
  *	UBFAB_EVENT_OVERFLOW, the number of events lost; else 0
  *
  * read() returns whole events only (EINVAL for a buffer smaller than one)
