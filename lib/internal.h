@@ -124,4 +124,18 @@ int libubfab_request(struct ubfab_nl *nl, struct nl_msg *msg,
 		     const struct libubfab_attrset *set,
 		     libubfab_reply_fn fn, void *arg);
 
+/*
+ * The entity calls as exported at version 1.1 (ubfab_entity_get@@UBFAB_1.1
+ * and so on; the names of libubfab.h) and at 1.0, where @out is the 1.0
+ * struct ubfab_entity_info, which ends before auth_failures (topo.c).
+ */
+int libubfab_entity_get(struct ubfab_nl *nl, uint32_t eid,
+			struct ubfab_entity_info *out);
+int libubfab_entity_get_1_0(struct ubfab_nl *nl, uint32_t eid, void *out);
+int libubfab_entity_get_by_name(struct ubfab_nl *nl, const char *name,
+				struct ubfab_entity_info *out);
+int libubfab_entity_get_by_name_1_0(struct ubfab_nl *nl, const char *name,
+				    void *out);
+int libubfab_entity_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg);
+
 #endif /* LIBUBFAB_INTERNAL_H */

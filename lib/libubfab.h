@@ -5,11 +5,18 @@
  *
  * This header owns the public API: a generic netlink session to the
  * "ubfab" family and queries of the fabric, its entities (NPU dies and
- * CPUs), their UB ports and the switching planes.
+ * CPUs), their UB ports, the switching planes and the exported segments;
+ * and the device API, with which a process acts as an entity: it
+ * allocates and maps the entity's memory, exports segments of it, imports
+ * and maps other entities' segments, and waits for events. The segment
+ * dump and the device API are new in version 1.1 (symbol version
+ * UBFAB_1.1), as is struct ubfab_entity_info's auth_failures.
  *
  * Conventions
- *   Every function returning int returns 0 on success or a negative errno.
- *   Errors common to all requests, besides those listed per function:
+ *   Every function returning int returns 0 on success or a negative errno
+ *   (ubfab_dev_fd() returns the descriptor).
+ *   Errors common to all netlink requests, besides those listed per
+ *   function:
  *     -EINVAL   a NULL session, output or callback pointer
  *     -EPROTO   the kernel's reply is malformed (wrong attribute type or
  *               size, a required attribute missing)
@@ -18,7 +25,8 @@
  *     -ENOMEM   out of memory
  *     other     socket errors (e.g. -EPERM, -ENOBUFS), or what the kernel
  *               answered; ubfab_nl_errmsg() may then give its reason
- *   A session is not thread-safe: use one per thread.
+ *   A session is not thread-safe: use one per thread. A device (struct
+ *   ubfab_dev) is: see ubfab_dev_open().
  *   Link with -lubfab (pkg-config libubfab).
  */
 #ifndef LIBUBFAB_H
@@ -37,6 +45,9 @@ extern "C" {
 
 /* Value of the entity fields that do not apply to its kind. */
 #define UBFAB_FIELD_NONE	UINT32_MAX
+
+/* Value of a counter the kernel does not report (an older ubfab.ko). */
+#define UBFAB_COUNT_NONE	UINT64_MAX
 
 /** struct ubfab_nl - an opaque generic netlink session to ubfab.ko */
 struct ubfab_nl;
@@ -122,6 +133,10 @@ int ubfab_fabric_get(struct ubfab_nl *nl, struct ubfab_fabric_info *out);
  * @socket: CPU within the node; UBFAB_FIELD_NONE for an NPU
  * @mem_size: bytes of memory (HBM for an NPU die, DRAM for a CPU)
  * @ports: number of UB ports, one per plane
+ * @auth_failures: imports of the entity's segments refused for a wrong
+ *	token value or right; UBFAB_COUNT_NONE if the kernel does not say
+ *	(since version 1.1: a program built against 1.0 gets the 1.0
+ *	struct, which ends before this member)
  */
 struct ubfab_entity_info {
 	uint32_t eid;
@@ -133,6 +148,7 @@ struct ubfab_entity_info {
 	uint32_t socket;
 	uint64_t mem_size;
 	uint32_t ports;
+	uint64_t auth_failures;
 };
 
 /**
@@ -296,6 +312,53 @@ typedef int (*ubfab_plane_cb)(const struct ubfab_plane_info *p, void *arg);
 int ubfab_plane_dump(struct ubfab_nl *nl, ubfab_plane_cb cb, void *arg);
 
 /**
+ * struct ubfab_seg_info - one exported segment
+ * @eid: the exporting (owner) entity
+ * @token_id: the segment's token id, unique in its entity; the token value
+ *	is never reported
+ * @rights: UBFAB_SEG_* granted to importers
+ * @imports: imports of it that are live
+ * @pid: the exporting process (in the kernel's initial PID namespace)
+ * @offset: start of the segment in the entity's memory
+ * @length: bytes
+ */
+struct ubfab_seg_info {
+	uint32_t eid;
+	uint32_t token_id;
+	uint32_t rights;
+	uint32_t imports;
+	uint32_t pid;
+	uint64_t offset;
+	uint64_t length;
+};
+
+/**
+ * typedef ubfab_seg_cb - called by ubfab_seg_dump() per segment
+ * @s: the segment, valid only during the call
+ * @arg: the caller's argument
+ *
+ * Return: 0 to go on; any other value stops the dump and is returned by it.
+ */
+typedef int (*ubfab_seg_cb)(const struct ubfab_seg_info *s, void *arg);
+
+/**
+ * ubfab_seg_dump() - walk the exported segments of all entities or of one
+ * @nl: session
+ * @eid: only the segments of this entity, or UBFAB_EID_ANY for all
+ * @cb: called for each segment, by entity and then token id
+ * @arg: passed to @cb
+ *
+ * Each segment is reported whole, but segments exported or unexported
+ * while the dump runs may or may not appear. Since version 1.1.
+ *
+ * Return: 0 after the last segment; -ENODEV if @eid names no entity;
+ * -EOPNOTSUPP if the kernel does not report segments (an older
+ * ubfab.ko); the nonzero value @cb returned; or a negative errno.
+ */
+int ubfab_seg_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_seg_cb cb,
+		   void *arg);
+
+/**
  * ubfab_kind_name() - name of an entity kind
  * @kind: enum ubfab_entity_kind
  *
@@ -310,6 +373,255 @@ const char *ubfab_kind_name(uint32_t kind);
  * Return: "down", "up", or "unknown" for any other value; never NULL.
  */
 const char *ubfab_state_name(uint32_t state);
+
+/*
+ * The device API (since version 1.1)
+ *
+ * A process opens an entity's device to act as that entity; several
+ * processes (and several opens in one process) may act as the same entity,
+ * each with its own allocations, segments, imports and events.
+ * Besides the errors listed per function, each may return -EINVAL for a
+ * NULL device or output pointer and -ENOMEM; ubfab_dev_alloc() through
+ * ubfab_dev_unimport() also -EINVAL for an argument the kernel finds
+ * malformed. include/uapi/linux/ubfab.h describes each operation.
+ */
+
+/** struct ubfab_dev - an opaque open entity device, /dev/ubfab/<name> */
+struct ubfab_dev;
+
+/**
+ * ubfab_dev_open() - act as an entity: open its device
+ * @name: the entity's name, such as "npu0" or "cpu3"
+ * @devp: receives the device on success; the caller owns it and releases
+ *	it with ubfab_dev_close()
+ *
+ * Opens /dev/ubfab/@name (close-on-exec, non-blocking) and reads the
+ * entity's EID from /sys/class/ubfab/@name/eid. While it is open, ubfab.ko
+ * cannot be unloaded.
+ *
+ * A device may be used from several threads at once, with every function
+ * below but ubfab_dev_close(), which must come after all of them have
+ * returned. Each event goes to one ubfab_dev_event_wait() caller.
+ *
+ * Return: 0; -ENOENT if there is no such entity or ubfab.ko is not loaded
+ * (so also for an empty name, one with a '/' or a leading '.', or one of
+ * UBFAB_NAME_MAX characters or more); -EACCES if the device may not be
+ * opened; -EPROTO if sysfs holds no valid EID; -EINVAL if @name or @devp
+ * is NULL; -ENOMEM; or another errno of open(2).
+ */
+int ubfab_dev_open(const char *name, struct ubfab_dev **devp);
+
+/**
+ * ubfab_dev_close() - stop acting as the entity and free @dev
+ * @dev: from ubfab_dev_open(), or NULL (then nothing happens)
+ *
+ * Once nothing maps memory of @dev any more (mappings keep the device
+ * open in the kernel), the kernel frees what @dev allocated, which revokes
+ * the segments exported from it (their importers get UBFAB_EVENT_REVOKED),
+ * and drops its imports. The same happens when the process exits.
+ */
+void ubfab_dev_close(struct ubfab_dev *dev);
+
+/**
+ * ubfab_dev_fd() - the device's file descriptor, to poll() it
+ * @dev: device
+ *
+ * poll() reports POLLIN while events are queued. The descriptor is
+ * non-blocking: read(2) it only whole struct ubfab_event at a time, or use
+ * ubfab_dev_event_wait(). It stays owned by @dev: do not close it.
+ *
+ * Return: the descriptor, or -EINVAL if @dev is NULL.
+ */
+int ubfab_dev_fd(const struct ubfab_dev *dev);
+
+/**
+ * ubfab_dev_eid() - the EID of the entity @dev acts as
+ * @dev: device
+ *
+ * Return: the EID, or UBFAB_EID_ANY if @dev is NULL.
+ */
+uint32_t ubfab_dev_eid(const struct ubfab_dev *dev);
+
+/**
+ * ubfab_dev_name() - the name of the entity @dev acts as
+ * @dev: device
+ *
+ * Return: the name, owned by @dev and valid until ubfab_dev_close(); ""
+ * if @dev is NULL.
+ */
+const char *ubfab_dev_name(const struct ubfab_dev *dev);
+
+/**
+ * ubfab_dev_alloc() - allocate a range of the entity's memory
+ * @dev: device; the range belongs to it until freed or closed
+ * @length: bytes, a nonzero multiple of the page size
+ * @offset: receives where the range starts in the entity's memory, which
+ *	is also the offset ubfab_dev_map() maps it at
+ *
+ * Pages are zero-filled on first touch and charged to the memory cgroup
+ * of the calling process.
+ *
+ * Return: 0; -EINVAL for a bad @length; -ENOSPC if the entity's memory
+ * has no free range that long; or a negative errno.
+ */
+int ubfab_dev_alloc(struct ubfab_dev *dev, uint64_t length,
+		    uint64_t *offset);
+
+/**
+ * ubfab_dev_free() - free a range from ubfab_dev_alloc()
+ * @dev: the device that allocated it
+ * @offset: its start
+ *
+ * Unexports every segment in the range and unmaps the range from every
+ * process: later accesses to a mapping of it get SIGBUS.
+ *
+ * Return: 0; -ENOENT if no allocation of @dev starts at @offset; or a
+ * negative errno.
+ */
+int ubfab_dev_free(struct ubfab_dev *dev, uint64_t offset);
+
+/**
+ * ubfab_dev_map() - map memory of @dev into the process, MAP_SHARED
+ * @dev: device
+ * @offset: where to start: within an allocation of @dev, or the
+ *	mmap_offset of one of its imports; page aligned
+ * @length: bytes, within that allocation or import
+ * @prot: PROT_READ, PROT_WRITE or both (see mmap(2))
+ * @addr: receives the address; the caller unmaps it with ubfab_unmap()
+ *
+ * Return: 0; -EINVAL for a range beyond the allocation or import, or one
+ * mmap(2) cannot take; -EACCES for PROT_WRITE on an import without
+ * UBFAB_SEG_WRITE; -ENODEV for an import that has been revoked; -ENOMEM;
+ * or another errno of mmap(2).
+ */
+int ubfab_dev_map(struct ubfab_dev *dev, uint64_t offset, uint64_t length,
+		  int prot, void **addr);
+
+/**
+ * ubfab_unmap() - unmap what ubfab_dev_map() or ubfab_dev_import_map()
+ * mapped
+ * @addr: the address they returned
+ * @length: the length mapped
+ *
+ * Return: 0, or -EINVAL (see munmap(2)).
+ */
+int ubfab_unmap(void *addr, uint64_t length);
+
+/**
+ * ubfab_dev_export() - export part of an allocation as a segment
+ * @dev: the device that allocated the range; the segment belongs to it
+ * @offset: start of the segment, page aligned
+ * @length: bytes, a nonzero multiple of the page size, within one
+ *	allocation of @dev
+ * @rights: UBFAB_SEG_READ, UBFAB_SEG_WRITE, UBFAB_SEG_ATOMIC granted to
+ *	importers; at least one
+ * @token_value: the secret an importer must present
+ * @token_id: receives the segment's token id (1 to UBFAB_TOKEN_ID_MAX,
+ *	unique in the entity); importers need it, the EID and @token_value
+ *
+ * Return: 0; -EINVAL for bad rights or a range not within one allocation
+ * of @dev; -ENOSPC if the entity has no token id left; or a negative
+ * errno.
+ */
+int ubfab_dev_export(struct ubfab_dev *dev, uint64_t offset, uint64_t length,
+		     uint32_t rights, uint32_t token_value,
+		     uint32_t *token_id);
+
+/**
+ * ubfab_dev_unexport() - withdraw a segment
+ * @dev: the device that exported it
+ * @token_id: its token id
+ *
+ * Revokes every import of it: importers' mappings of it fault (SIGBUS)
+ * from now on, and importers get UBFAB_EVENT_REVOKED.
+ *
+ * Return: 0; -ENOENT if @dev exported no such segment; or a negative
+ * errno.
+ */
+int ubfab_dev_unexport(struct ubfab_dev *dev, uint32_t token_id);
+
+/**
+ * struct ubfab_import - a segment imported by ubfab_dev_import()
+ * @length: bytes in the segment
+ * @mmap_offset: ubfab_dev_map() this offset of the importing device to map
+ *	the segment; ubfab_dev_unimport() it to drop the import
+ */
+struct ubfab_import {
+	uint64_t length;
+	uint64_t mmap_offset;
+};
+
+/**
+ * ubfab_dev_import() - import a segment of any entity
+ * @dev: the importing device; the import belongs to it until unimported
+ *	or closed
+ * @eid: the exporting entity
+ * @token_id: the segment's token id
+ * @token_value: the segment's token value
+ * @rights: UBFAB_SEG_* wanted, each granted by the segment; at least one
+ * @out: receives the segment's length and where to map it
+ *
+ * Return: 0; -ENODEV if there is no entity @eid; -ENOENT if it has no such
+ * segment; -EACCES for a wrong @token_value or a right not granted (the
+ * exporter is told: UBFAB_EVENT_AUTH_FAILURE, and its auth_failures
+ * count); -EINVAL for bad @rights; or a negative errno.
+ */
+int ubfab_dev_import(struct ubfab_dev *dev, uint32_t eid, uint32_t token_id,
+		     uint32_t token_value, uint32_t rights,
+		     struct ubfab_import *out);
+
+/**
+ * ubfab_dev_import_map() - import a segment and map all of it
+ * @dev: the importing device
+ * @eid: the exporting entity
+ * @token_id: the segment's token id
+ * @token_value: the segment's token value
+ * @rights: UBFAB_SEG_* wanted
+ * @prot: the mapping's protection; PROT_WRITE needs UBFAB_SEG_WRITE
+ * @addr: receives the address; the caller unmaps it with ubfab_unmap()
+ * @length: receives the segment's length, the length mapped
+ *
+ * ubfab_dev_import() then ubfab_dev_map(); if the mapping fails, the
+ * import is dropped again. The import's mmap offset is not returned: the
+ * import lasts until @dev is closed, or until ubfab_dev_unimport() with
+ * the offset a UBFAB_EVENT_REVOKED event reports for it. Use the two calls
+ * to drop a live import earlier.
+ *
+ * Return: 0, or an error of either call.
+ */
+int ubfab_dev_import_map(struct ubfab_dev *dev, uint32_t eid,
+			 uint32_t token_id, uint32_t token_value,
+			 uint32_t rights, int prot, void **addr,
+			 uint64_t *length);
+
+/**
+ * ubfab_dev_unimport() - drop an import, revoked or not
+ * @dev: the importing device
+ * @mmap_offset: the import's mmap offset
+ *
+ * Unmaps the segment from this process: later accesses to its mapping get
+ * SIGBUS; unmap it with ubfab_unmap().
+ *
+ * Return: 0; -ENOENT if @dev has no import at @mmap_offset; or a negative
+ * errno.
+ */
+int ubfab_dev_unimport(struct ubfab_dev *dev, uint64_t mmap_offset);
+
+/**
+ * ubfab_dev_event_wait() - take the next event of the device
+ * @dev: device
+ * @ev: receives the event (enum ubfab_event_type and its details)
+ * @timeout_ms: how long to wait: milliseconds, 0 not at all, -1 forever
+ *
+ * Events come in the order the kernel queued them. Several threads may
+ * wait at once; each event goes to one of them.
+ *
+ * Return: 0; -ETIMEDOUT if no event came in time; -EINTR if a signal
+ * interrupted the wait; -EINVAL if @timeout_ms is below -1; or a negative
+ * errno.
+ */
+int ubfab_dev_event_wait(struct ubfab_dev *dev, struct ubfab_event *ev,
+			 int timeout_ms);
 
 #ifdef __cplusplus
 }

@@ -2,8 +2,9 @@
 /*
  * libubfab queries of the fabric and its objects: the attribute sets of the
  * "ubfab" family (policies and where each attribute lands in the public
- * structs), and the get and dump calls for fabric, entities, ports and
- * planes.
+ * structs), and the get and dump calls for fabric, entities, ports,
+ * planes and segments, with the entity calls' versions for programs built
+ * against libubfab 1.0.
  */
 #include <errno.h>
 #include <string.h>
@@ -23,7 +24,8 @@ _Static_assert(UBFAB_A_FABRIC_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_ENTITY_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_STATS_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_PORT_MAX <= LIBUBFAB_MAXATTR &&
-	       UBFAB_A_PLANE_MAX <= LIBUBFAB_MAXATTR,
+	       UBFAB_A_PLANE_MAX <= LIBUBFAB_MAXATTR &&
+	       UBFAB_A_SEG_MAX <= LIBUBFAB_MAXATTR,
 	       "LIBUBFAB_MAXATTR too small for an attribute set");
 
 /* Attribute set "fabric" */
@@ -63,7 +65,10 @@ static const struct libubfab_field fabric_fields[] = {
 static const struct libubfab_attrset fabric_set =
 	ATTRSET(UBFAB_A_FABRIC_MAX, fabric_policy, fabric_fields);
 
-/* Attribute set "entity"; chip and die are NPU only, socket CPU only. */
+/*
+ * Attribute set "entity"; chip and die are NPU only, socket CPU only;
+ * kernels before memory semantics do not report auth failures.
+ */
 
 static const struct nla_policy entity_policy[UBFAB_A_ENTITY_MAX + 1] = {
 	[UBFAB_A_ENTITY_EID]		= LIBUBFAB_POLICY_U32,
@@ -75,6 +80,7 @@ static const struct nla_policy entity_policy[UBFAB_A_ENTITY_MAX + 1] = {
 	[UBFAB_A_ENTITY_SOCKET]		= LIBUBFAB_POLICY_U32,
 	[UBFAB_A_ENTITY_MEM_SIZE]	= LIBUBFAB_POLICY_U64,
 	[UBFAB_A_ENTITY_PORTS]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_ENTITY_AUTH_FAILURES]	= LIBUBFAB_POLICY_U64,
 };
 
 #define ENTITY(a, m) \
@@ -92,6 +98,8 @@ static const struct libubfab_field entity_fields[] = {
 	  .offset = offsetof(struct ubfab_entity_info, socket) },
 	ENTITY(MEM_SIZE, mem_size),
 	ENTITY(PORTS, ports),
+	{ .attr = UBFAB_A_ENTITY_AUTH_FAILURES,
+	  .offset = offsetof(struct ubfab_entity_info, auth_failures) },
 };
 
 static const struct libubfab_attrset entity_set =
@@ -170,12 +178,40 @@ static const struct libubfab_field plane_fields[] = {
 static const struct libubfab_attrset plane_set =
 	ATTRSET(UBFAB_A_PLANE_MAX, plane_policy, plane_fields);
 
+/* Attribute set "seg" */
+
+static const struct nla_policy seg_policy[UBFAB_A_SEG_MAX + 1] = {
+	[UBFAB_A_SEG_EID]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_SEG_TOKEN_ID]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_SEG_OFFSET]		= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_SEG_LENGTH]		= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_SEG_RIGHTS]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_SEG_IMPORTS]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_SEG_PID]		= LIBUBFAB_POLICY_U32,
+};
+
+#define SEG(a, m) \
+	FIELD(UBFAB_A_SEG_##a, struct ubfab_seg_info, m)
+static const struct libubfab_field seg_fields[] = {
+	SEG(EID, eid),
+	SEG(TOKEN_ID, token_id),
+	SEG(OFFSET, offset),
+	SEG(LENGTH, length),
+	SEG(RIGHTS, rights),
+	SEG(IMPORTS, imports),
+	SEG(PID, pid),
+};
+
+static const struct libubfab_attrset seg_set =
+	ATTRSET(UBFAB_A_SEG_MAX, seg_policy, seg_fields);
+
 /* Objects: what a command replies with and how to hand it to the caller */
 
 union dump_cb {
 	ubfab_entity_cb entity;
 	ubfab_port_cb port;
 	ubfab_plane_cb plane;
+	ubfab_seg_cb seg;
 };
 
 /* Room for one decoded object of any dumpable kind. */
@@ -183,6 +219,7 @@ union dump_obj {
 	struct ubfab_entity_info entity;
 	struct ubfab_port_info port;
 	struct ubfab_plane_info plane;
+	struct ubfab_seg_info seg;
 };
 
 /**
@@ -213,6 +250,7 @@ static const struct ubfab_entity_info entity_init = {
 	.chip = UBFAB_FIELD_NONE,
 	.die = UBFAB_FIELD_NONE,
 	.socket = UBFAB_FIELD_NONE,
+	.auth_failures = UBFAB_COUNT_NONE,
 };
 
 /* An NPU has a chip and a die but no socket, a CPU only a socket. */
@@ -266,6 +304,18 @@ static const struct object plane_object = {
 	.set = &plane_set,
 	.size = sizeof(struct ubfab_plane_info),
 	.deliver = plane_deliver,
+};
+
+static int seg_deliver(const void *out, const union dump_cb *cb, void *arg)
+{
+	return cb->seg(out, arg);
+}
+
+static const struct object seg_object = {
+	.cmd = UBFAB_CMD_SEG_GET,
+	.set = &seg_set,
+	.size = sizeof(struct ubfab_seg_info),
+	.deliver = seg_deliver,
 };
 
 static int object_decode(const struct object *o, struct nlattr **tb,
@@ -385,8 +435,29 @@ int ubfab_fabric_get(struct ubfab_nl *nl, struct ubfab_fabric_info *out)
 	return object_get(nl, &req, out);
 }
 
-int ubfab_entity_get(struct ubfab_nl *nl, uint32_t eid,
-		     struct ubfab_entity_info *out)
+/*
+ * Version 1.1 added auth_failures at the end of struct ubfab_entity_info.
+ * Programs built against 1.0 bind to the UBFAB_1.0 versions of the entity
+ * calls: get fills only their shorter struct; dump is the same code at
+ * both versions, because its callbacks only read the struct, but a
+ * program built against 1.1 must not run with a 1.0 library, which would
+ * pass it the shorter one.
+ */
+#define ENTITY_INFO_1_0_SIZE	offsetof(struct ubfab_entity_info, auth_failures)
+#define VERSION_1_0(sym)	__attribute__((symver(#sym "@UBFAB_1.0")))
+#define VERSION_1_1(sym)	__attribute__((symver(#sym "@@UBFAB_1.1")))
+
+static int entity_get_1_0(int err, const struct ubfab_entity_info *e,
+			  void *out)
+{
+	if (!err)
+		memcpy(out, e, ENTITY_INFO_1_0_SIZE);
+	return err;
+}
+
+VERSION_1_1(ubfab_entity_get)
+int libubfab_entity_get(struct ubfab_nl *nl, uint32_t eid,
+			struct ubfab_entity_info *out)
 {
 	const struct request req = {
 		.o = &entity_object,
@@ -397,8 +468,19 @@ int ubfab_entity_get(struct ubfab_nl *nl, uint32_t eid,
 	return object_get(nl, &req, out);
 }
 
-int ubfab_entity_get_by_name(struct ubfab_nl *nl, const char *name,
-			     struct ubfab_entity_info *out)
+VERSION_1_0(ubfab_entity_get)
+int libubfab_entity_get_1_0(struct ubfab_nl *nl, uint32_t eid, void *out)
+{
+	struct ubfab_entity_info e;
+
+	if (!out)
+		return -EINVAL;
+	return entity_get_1_0(libubfab_entity_get(nl, eid, &e), &e, out);
+}
+
+VERSION_1_1(ubfab_entity_get_by_name)
+int libubfab_entity_get_by_name(struct ubfab_nl *nl, const char *name,
+				struct ubfab_entity_info *out)
 {
 	const struct request req = {
 		.o = &entity_object,
@@ -414,7 +496,20 @@ int ubfab_entity_get_by_name(struct ubfab_nl *nl, const char *name,
 	return object_get(nl, &req, out);
 }
 
-int ubfab_entity_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg)
+VERSION_1_0(ubfab_entity_get_by_name)
+int libubfab_entity_get_by_name_1_0(struct ubfab_nl *nl, const char *name,
+				    void *out)
+{
+	struct ubfab_entity_info e;
+
+	if (!out)
+		return -EINVAL;
+	return entity_get_1_0(libubfab_entity_get_by_name(nl, name, &e), &e,
+			      out);
+}
+
+VERSION_1_0(ubfab_entity_dump) VERSION_1_1(ubfab_entity_dump)
+int libubfab_entity_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg)
 {
 	const struct request req = { .o = &entity_object, .dump = true };
 	const union dump_cb u = { .entity = cb };
@@ -467,6 +562,20 @@ int ubfab_plane_dump(struct ubfab_nl *nl, ubfab_plane_cb cb, void *arg)
 {
 	const struct request req = { .o = &plane_object, .dump = true };
 	const union dump_cb u = { .plane = cb };
+
+	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
+}
+
+int ubfab_seg_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_seg_cb cb,
+		   void *arg)
+{
+	const struct request req = {
+		.o = &seg_object,
+		.dump = true,
+		.nattrs = eid != UBFAB_EID_ANY,
+		.attrs = { { .type = UBFAB_A_SEG_EID, .u32 = eid } },
+	};
+	const union dump_cb u = { .seg = cb };
 
 	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
 }

@@ -209,6 +209,13 @@ static void fill_cpu(struct nl_msg *msg)
 	put_entity(msg, 33, false);
 }
 
+/* A kernel with memory semantics reports refused imports. */
+static void fill_npu_auth(struct nl_msg *msg)
+{
+	put_u64_pad(msg, UBFAB_A_ENTITY_AUTH_FAILURES, 5, UBFAB_A_ENTITY_PAD);
+	put_entity(msg, 3, true);
+}
+
 static bool test_entity_kinds(void)
 {
 	struct ubfab_entity_info e;
@@ -217,7 +224,12 @@ static bool test_entity_kinds(void)
 	CHECK(REQUEST(ubfab_entity_get_by_name(&nl, "npu3", &e)) == 0);
 	CHECK(e.eid == 3 && !strcmp(e.name, "npu3") && e.chip == 1 &&
 	      e.die == 1 && e.socket == UBFAB_FIELD_NONE &&
-	      e.mem_size == 64ULL << 30 && e.ports == 7);
+	      e.mem_size == 64ULL << 30 && e.ports == 7 &&
+	      e.auth_failures == UBFAB_COUNT_NONE);
+
+	entity_reply(fill_npu_auth);
+	CHECK(REQUEST(ubfab_entity_get(&nl, 3, &e)) == 0);
+	CHECK(e.eid == 3 && e.auth_failures == 5);
 
 	entity_reply(fill_cpu);
 	CHECK(REQUEST(ubfab_entity_get(&nl, 33, &e)) == 0);
@@ -340,6 +352,35 @@ static bool test_stale(void)
 	return true;
 }
 
+/* The 1.0 entity calls fill the 1.0 struct, not a byte more. */
+static bool test_entity_1_0(void)
+{
+	union {
+		struct ubfab_entity_info e;
+		unsigned char bytes[sizeof(struct ubfab_entity_info)];
+	} u;
+	const uint64_t untouched = 0xa5a5a5a5a5a5a5a5ULL;
+
+	memset(&u, 0xa5, sizeof(u));
+	entity_reply(fill_npu_auth);
+	CHECK(REQUEST(libubfab_entity_get_1_0(&nl, 3, &u)) == 0);
+	CHECK(u.e.eid == 3 && u.e.ports == 7 &&
+	      u.e.auth_failures == untouched);
+
+	memset(&u, 0xa5, sizeof(u));
+	entity_reply(fill_npu_auth);
+	CHECK(REQUEST(libubfab_entity_get_by_name_1_0(&nl, "npu3", &u)) == 0);
+	CHECK(!strcmp(u.e.name, "npu3") && u.e.auth_failures == untouched);
+
+	/* errors are passed on, and nothing is written */
+	memset(&u, 0xa5, sizeof(u));
+	end_send(false, -ENODEV, NULL, true);
+	CHECK(REQUEST(libubfab_entity_get_1_0(&nl, 99, &u)) == -ENODEV);
+	CHECK(u.bytes[0] == 0xa5);
+	CHECK(libubfab_entity_get_1_0(&nl, 3, NULL) == -EINVAL);
+	return true;
+}
+
 struct walk {
 	unsigned int calls;
 	unsigned int stop_at;
@@ -423,6 +464,60 @@ static bool test_plane_dump_stop(void)
 	return true;
 }
 
+static void put_seg(struct nl_msg *msg, uint32_t eid, uint32_t token_id)
+{
+	nla_put_u32(msg, UBFAB_A_SEG_EID, eid);
+	nla_put_u32(msg, UBFAB_A_SEG_TOKEN_ID, token_id);
+	put_u64_pad(msg, UBFAB_A_SEG_OFFSET, 1ULL << 36, UBFAB_A_SEG_PAD);
+	put_u64_pad(msg, UBFAB_A_SEG_LENGTH, 4096 * token_id, UBFAB_A_SEG_PAD);
+	nla_put_u32(msg, UBFAB_A_SEG_RIGHTS, UBFAB_SEG_READ);
+	nla_put_u32(msg, UBFAB_A_SEG_IMPORTS, 2);
+	nla_put_u32(msg, UBFAB_A_SEG_PID, 4242);
+}
+
+static int seg_cb(const struct ubfab_seg_info *s, void *arg)
+{
+	struct ubfab_seg_info *last = arg;
+
+	*last = *s;
+	return 0;
+}
+
+static bool test_seg_dump(void)
+{
+	struct ubfab_seg_info last = { 0 };
+	struct nl_msg *msg;
+	uint32_t id;
+
+	for (id = 1; id <= 3; id++) {
+		msg = data_new(UBFAB_CMD_SEG_GET, true);
+		put_seg(msg, 7, id);
+		reply_send(msg);
+	}
+	end_send(true, 0, NULL, false);
+	CHECK(REQUEST(ubfab_seg_dump(&nl, 7, seg_cb, &last)) == 0);
+	CHECK(last.eid == 7 && last.token_id == 3 &&
+	      last.offset == 1ULL << 36 && last.length == 3 * 4096 &&
+	      last.rights == UBFAB_SEG_READ && last.imports == 2 &&
+	      last.pid == 4242);
+
+	/* every attribute is required */
+	msg = data_new(UBFAB_CMD_SEG_GET, true);
+	put_seg(msg, 7, 1);
+	nlmsg_hdr(msg)->nlmsg_len -= NLA_ALIGN(nla_total_size(sizeof(uint32_t)));
+	reply_send(msg);
+	end_send(true, 0, NULL, false);
+	CHECK(REQUEST(ubfab_seg_dump(&nl, UBFAB_EID_ANY, seg_cb, &last)) ==
+	      -EPROTO);
+
+	/* an older kernel does not know the command */
+	end_send(false, -EOPNOTSUPP, NULL, true);
+	CHECK(REQUEST(ubfab_seg_dump(&nl, UBFAB_EID_ANY, seg_cb, &last)) ==
+	      -EOPNOTSUPP);
+	CHECK(ubfab_seg_dump(&nl, UBFAB_EID_ANY, NULL, NULL) == -EINVAL);
+	return true;
+}
+
 static bool test_arguments(void)
 {
 	struct ubfab_entity_info e;
@@ -451,11 +546,13 @@ static const struct {
 	{ "fabric: every attribute, u64s after PAD attributes", test_fabric },
 	{ "entity: NPU and CPU fields by kind", test_entity_kinds },
 	{ "entity: malformed replies are -EPROTO", test_entity_malformed },
+	{ "entity: the 1.0 calls fill only the 1.0 struct", test_entity_1_0 },
 	{ "do: kernel errors, extack message, acks", test_do_errors },
 	{ "replies of other requests are skipped", test_stale },
 	{ "port dump: nested stats, errors in NLMSG_DONE", test_port_dump },
 	{ "plane dump: early stop, then the session goes on",
 	  test_plane_dump_stop },
+	{ "seg dump: every attribute, an older kernel", test_seg_dump },
 	{ "arguments and names", test_arguments },
 };
 

@@ -17,6 +17,9 @@
 #define GIB		(1ULL << 30)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* ubctl binds to the 1.1 versions of the entity calls (lib/topo.c). */
+#define VERSION_1_1(sym)	__attribute__((symver(#sym "@@UBFAB_1.1")))
+
 static const struct ubfab_fabric_info shapes[] = {
 	{
 		.profile = "small", .nodes = 2, .chips_per_node = 8,
@@ -79,8 +82,9 @@ static uint32_t entities(const struct ubfab_nl *nl)
 	return nl->f->npus + nl->f->cpus;
 }
 
-int ubfab_entity_get(struct ubfab_nl *nl, uint32_t eid,
-		     struct ubfab_entity_info *e)
+VERSION_1_1(ubfab_entity_get)
+int fake_entity_get(struct ubfab_nl *nl, uint32_t eid,
+		    struct ubfab_entity_info *e)
 {
 	const struct ubfab_fabric_info *f = nl->f;
 	uint32_t per_node = f->chips_per_node * f->dies_per_chip, cpu;
@@ -109,25 +113,27 @@ int ubfab_entity_get(struct ubfab_nl *nl, uint32_t eid,
 	return 0;
 }
 
-int ubfab_entity_get_by_name(struct ubfab_nl *nl, const char *name,
-			     struct ubfab_entity_info *out)
+VERSION_1_1(ubfab_entity_get_by_name)
+int fake_entity_get_by_name(struct ubfab_nl *nl, const char *name,
+			    struct ubfab_entity_info *out)
 {
 	uint32_t eid;
 
 	for (eid = 0; eid < entities(nl); eid++)
-		if (!ubfab_entity_get(nl, eid, out) && !strcmp(out->name, name))
+		if (!fake_entity_get(nl, eid, out) && !strcmp(out->name, name))
 			return 0;
 	return -ENODEV;
 }
 
-int ubfab_entity_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg)
+VERSION_1_1(ubfab_entity_dump)
+int fake_entity_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg)
 {
 	struct ubfab_entity_info e;
 	uint32_t eid;
 	int ret;
 
 	for (eid = 0; eid < entities(nl); eid++) {
-		ubfab_entity_get(nl, eid, &e);
+		fake_entity_get(nl, eid, &e);
 		ret = cb(&e, arg);
 		if (ret)
 			return ret;

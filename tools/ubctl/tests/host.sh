@@ -199,7 +199,7 @@ libo=$tmp/lib
 if make -s -C "$root/lib" O="$libo" DESTDIR="$tmp/dest" PREFIX=/usr \
 		install >"$tmp/make.log" 2>&1; then
 	missing=
-	for f in lib/libubfab.so.1.0.0 lib/libubfab.so.1 lib/libubfab.so \
+	for f in lib/libubfab.so.1.1.0 lib/libubfab.so.1 lib/libubfab.so \
 		 lib/libubfab.a lib/pkgconfig/libubfab.pc include/libubfab.h \
 		 include/linux/ubfab.h; do
 		[ -e "$tmp/dest/usr/$f" ] || missing="$missing $f"
@@ -224,22 +224,27 @@ else
 		"$(head -c 300 "$tmp/err")"
 fi
 
-soname=$(readelf -d "$libo/libubfab.so.1.0.0" 2>/dev/null |
+soname=$(readelf -d "$libo/libubfab.so.1.1.0" 2>/dev/null |
 	 sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 if [ "$soname" = libubfab.so.1 ]; then
 	ok "soname is libubfab.so.1"
 else
 	not_ok "soname is libubfab.so.1" "soname: $soname"
 fi
-others=$(nm -D --defined-only "$libo/libubfab.so.1.0.0" 2>/dev/null |
-	 awk '$3 != "UBFAB_1.0" && $3 !~ /^ubfab_.*@@UBFAB_1\.0$/')
-count=$(nm -D --defined-only "$libo/libubfab.so.1.0.0" 2>/dev/null |
-	grep -c '@@UBFAB_1\.0$')
-if [ -z "$others" ] && [ "$count" -eq 13 ]; then
-	ok "exports the 13 ubfab_* functions at UBFAB_1.0, nothing else"
+# 13 functions at UBFAB_1.0, of which the 3 entity calls have a 1.1
+# default version too, and 16 new ones at UBFAB_1.1
+syms=$(nm -D --defined-only "$libo/libubfab.so.1.1.0" 2>/dev/null |
+       awk '{ print $3 }')
+others=$(echo "$syms" | grep -v -x -e 'UBFAB_1\.[01]' \
+	 -e 'ubfab_[a-z_]*@@*UBFAB_1\.[01]')
+count() { echo "$syms" | grep -c -x "ubfab_[a-z_]*$1"; }
+entity=$(echo "$syms" | grep -c -x 'ubfab_entity_[a-z_]*@UBFAB_1\.0')
+if [ -z "$others" ] && [ "$(count '@*@UBFAB_1\.0')" -eq 13 ] &&
+   [ "$entity" -eq 3 ] && [ "$(count '@@UBFAB_1\.1')" -eq 19 ]; then
+	ok "exports the API at UBFAB_1.0 and UBFAB_1.1, nothing else"
 else
-	not_ok "exports the 13 ubfab_* functions at UBFAB_1.0, nothing else" \
-		"versioned: $count" "other symbols: $others"
+	not_ok "exports the API at UBFAB_1.0 and UBFAB_1.1, nothing else" \
+		"symbols: $(echo $syms)"
 fi
 
 cat >"$tmp/t.c" <<'EOF'
