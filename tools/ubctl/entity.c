@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ubctl entities: the ENTITY argument and its lookup, loading all
- * entities, and "ubctl entity show [ENTITY]".
+ * entities or the one a command names, and "ubctl entity show [ENTITY]".
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -127,6 +127,8 @@ void ubctl_entity_json(struct ubctl *u, const struct ubfab_entity_info *e)
 	json_uint(&u->js, "mem_size", e->mem_size);
 	json_string(&u->js, "mem_type", ubctl_mem_type(e->kind));
 	json_uint(&u->js, "ports", e->ports);
+	if (e->auth_failures != UBFAB_COUNT_NONE)
+		json_uint(&u->js, "auth_failures", e->auth_failures);
 }
 
 static void entity_print(struct ubctl *u, const void *item,
@@ -148,13 +150,16 @@ static void entity_print(struct ubctl *u, const void *item,
 	for (i = 0; i < ARRAY_SIZE(places); i++)
 		if (place_of(e, i) != UBFAB_FIELD_NONE)
 			printf(" %s %" PRIu32, places[i].name, place_of(e, i));
-	printf(" %s %s ports %" PRIu32 "\n", ubctl_mem_type(e->kind),
+	printf(" %s %s ports %" PRIu32, ubctl_mem_type(e->kind),
 	       ubctl_fmt_bytes(size, sizeof(size), e->mem_size), e->ports);
+	if (e->auth_failures != UBFAB_COUNT_NONE)
+		printf(" auth_failures %" PRIu64, e->auth_failures);
+	putchar('\n');
 }
 
-int entity_show(struct ubctl *u, int argc, char **argv)
+int ubctl_entity_load_args(struct ubctl *u, int argc, char **argv,
+			   struct ubctl_vec *v)
 {
-	struct ubctl_vec v = { .size = sizeof(struct ubfab_entity_info) };
 	struct ubctl_entity_spec spec, *one = argc ? &spec : NULL;
 	int code = 0;
 
@@ -162,8 +167,14 @@ int entity_show(struct ubctl *u, int argc, char **argv)
 		code = ubctl_entity_parse(&argc, &argv, one);
 	if (!code)
 		code = ubctl_no_more_args(argc, argv);
-	if (!code)
-		code = ubctl_entity_load(u, one, &v);
+	return code ? code : ubctl_entity_load(u, one, v);
+}
+
+int entity_show(struct ubctl *u, int argc, char **argv)
+{
+	struct ubctl_vec v = { .size = sizeof(struct ubfab_entity_info) };
+	int code = ubctl_entity_load_args(u, argc, argv, &v);
+
 	if (!code)
 		ubctl_print_list(u, NULL, &v, entity_print, NULL);
 	ubctl_vec_free(&v);

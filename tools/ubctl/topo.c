@@ -315,9 +315,13 @@ static int topo_entity(struct ubctl *u, const struct ubctl_entity_spec *s)
 	} else {
 		printf("%s: eid %" PRIu32 ", ", e.name, e.eid);
 		entity_place(&e);
-		printf("\n  memory  %s %s\n  ports   %" PRIu32 " (%" PRIu32
-		       " up)\n", ubctl_fmt_bytes(size, sizeof(size), e.mem_size),
-		       ubctl_mem_type(e.kind), e.ports, up);
+		printf("\n  memory  %s %s\n", ubctl_fmt_bytes(size, sizeof(size),
+							  e.mem_size),
+		       ubctl_mem_type(e.kind));
+		if (e.auth_failures != UBFAB_COUNT_NONE)
+			printf("  auth    %" PRIu64 " refused import%s of its segments\n",
+			       e.auth_failures, e.auth_failures == 1 ? "" : "s");
+		printf("  ports   %" PRIu32 " (%" PRIu32 " up)\n", e.ports, up);
 	}
 	ubctl_print_list(u, "port_list", &ports, ubctl_port_print, NULL);
 	if (u->json)

@@ -35,14 +35,16 @@ static const struct object objects[] = {
 		.help = "Without ENTITY: a summary of the supernode (profile, nodes, NPU\n"
 			"chips and dies, CPUs, memory, planes and their L1/L2 switches,\n"
 			"ports, module setup time) and one line per node. With ENTITY:\n"
-			"the entity's EID, kind, node, chip/die or socket, memory and\n"
-			"ports with their states.\n",
+			"the entity's EID, kind, node, chip/die or socket, memory,\n"
+			"refused imports of its segments and ports with their states.\n",
 		.show = topo_show,
 	},
 	{
 		.name = "entity",
 		.syntax = "ubctl entity show [ENTITY]\n",
-		.help = "One line per entity (NPU die or CPU), or for ENTITY only.\n",
+		.help = "One line per entity (NPU die or CPU), or for ENTITY only; with\n"
+			"auth_failures, the refused imports of its segments (where\n"
+			"the module reports them).\n",
 		.show = entity_show,
 	},
 	{
@@ -59,6 +61,15 @@ static const struct object objects[] = {
 			"L2 switches, ports up/total and counters.\n",
 		.show = plane_show,
 	},
+	{
+		.name = "seg",
+		.syntax = "ubctl seg show [ENTITY]\n",
+		.help = "One line per exported segment, or those ENTITY exported: owner,\n"
+			"token id, offset and length in the owner's memory, rights\n"
+			"(r read, w write, a atomic), live imports and the exporting\n"
+			"process. Token values are never shown.\n",
+		.show = seg_show,
+	},
 };
 
 static const char usage_head[] =
@@ -72,6 +83,8 @@ static const char help_intro[] =
 "Every NPU die and CPU is an entity with an EID and a device /dev/ubfab/NAME,\n"
 "and has one UB port into each of the independent switching planes. A plane\n"
 "has one L1 switch per node and a tier of L2 switches joining the nodes.\n"
+"Processes acting as an entity export ranges of its memory as segments,\n"
+"guarded by a token, that processes acting as any entity import and map.\n"
 "\n"
 "OBJECTS AND COMMANDS\n";
 
@@ -99,7 +112,8 @@ static const char help_tail[] =
 "  ubctl topo show npu3           one NPU die and its ports\n"
 "  ubctl -p entity show eid 0     an entity as indented JSON\n"
 "  ubctl port show cpu0 plane 6   one port and its counters\n"
-"  ubctl pl sh                    all planes\n";
+"  ubctl pl sh                    all planes\n"
+"  ubctl seg show npu0            the segments npu0 exports\n";
 
 /* Print @text (lines ending in newlines) with each line indented. */
 static void print_indented(const char *text, int indent)

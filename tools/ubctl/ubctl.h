@@ -15,7 +15,7 @@
 
 #include "json.h"
 
-#define UBCTL_VERSION	"1.0.0"
+#define UBCTL_VERSION	"1.1.0"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -47,6 +47,7 @@ int topo_show(struct ubctl *u, int argc, char **argv);
 int entity_show(struct ubctl *u, int argc, char **argv);
 int port_show(struct ubctl *u, int argc, char **argv);
 int plane_show(struct ubctl *u, int argc, char **argv);
+int seg_show(struct ubctl *u, int argc, char **argv);
 
 /*
  * Errors (ubctl.c): print "ubctl: MESSAGE" to stderr, with a hint to
@@ -122,6 +123,12 @@ int ubctl_entity_lookup(struct ubctl *u, const struct ubctl_entity_spec *s,
  */
 int ubctl_entity_load(struct ubctl *u, const struct ubctl_entity_spec *s,
 		      struct ubctl_vec *v);
+/*
+ * Load the entity named by [ENTITY], a command's only arguments, into @v,
+ * or all entities if @argc is 0. Exit code.
+ */
+int ubctl_entity_load_args(struct ubctl *u, int argc, char **argv,
+			   struct ubctl_vec *v);
 /* Name of entity @eid in @v (struct ubfab_entity_info), or NULL. */
 const char *ubctl_entity_name(const struct ubctl_vec *v, uint32_t eid);
 /* "hbm" for an NPU die, "dram" for a CPU, "memory" otherwise. */

@@ -5,9 +5,13 @@
  * UBFAB_FAKE_PROFILE=small (default) or cm384 picks the shape, =none acts
  * as if the module were not loaded. Port npu5/plane 3 is down, counters
  * are made-up, and asking for plane 100 or above fails with -EINVAL and an
- * extended-ack message, to exercise ubctl's error paths.
+ * extended-ack message, to exercise ubctl's error paths. The small fabric
+ * has three segments (two of npu0, one of cpu1) and npu5 two refused
+ * imports; cm384 plays an older module, which reports neither auth
+ * failures nor segments.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +41,24 @@ static const struct ubfab_fabric_info shapes[] = {
 	},
 };
 
+static const struct ubfab_seg_info segs[] = {
+	{ .eid = 0, .token_id = 1, .rights = UBFAB_SEG_READ | UBFAB_SEG_WRITE,
+	  .imports = 2, .pid = 812, .offset = 0, .length = 2 << 20 },
+	{ .eid = 0, .token_id = 7, .rights = UBFAB_SEG_READ, .pid = 812,
+	  .offset = 0x200000, .length = 16384 },
+	{ .eid = 33, .token_id = 1, .rights = UBFAB_SEG_RIGHTS, .imports = 1,
+	  .pid = 900, .offset = 64ULL << 30, .length = 4096 },
+};
+
 struct ubfab_nl {
 	const struct ubfab_fabric_info *f;
 	char errmsg[64];
 };
+
+static bool old_module(const struct ubfab_nl *nl)
+{
+	return nl->f == &shapes[1];
+}
 
 int ubfab_nl_open(struct ubfab_nl **nlp)
 {
@@ -92,6 +110,7 @@ int fake_entity_get(struct ubfab_nl *nl, uint32_t eid,
 	if (eid >= entities(nl))
 		return -ENODEV;
 	*e = (struct ubfab_entity_info){ .eid = eid, .ports = f->planes };
+	e->auth_failures = old_module(nl) ? UBFAB_COUNT_NONE : 2 * (eid == 5);
 	if (eid < f->npus) {
 		e->kind = UBFAB_ENTITY_NPU;
 		e->node = eid / per_node;
@@ -221,6 +240,26 @@ int ubfab_plane_dump(struct ubfab_nl *nl, ubfab_plane_cb cb, void *arg)
 	for (id = 0; id < nl->f->planes; id++) {
 		ubfab_plane_get(nl, id, &p);
 		ret = cb(&p, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int ubfab_seg_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_seg_cb cb,
+		   void *arg)
+{
+	size_t i;
+	int ret;
+
+	if (old_module(nl))
+		return -EOPNOTSUPP;
+	if (eid != UBFAB_EID_ANY && eid >= entities(nl))
+		return -ENODEV;
+	for (i = 0; i < ARRAY_SIZE(segs); i++) {
+		if (eid != UBFAB_EID_ANY && segs[i].eid != eid)
+			continue;
+		ret = cb(&segs[i], arg);
 		if (ret)
 			return ret;
 	}

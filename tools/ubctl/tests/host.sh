@@ -79,10 +79,10 @@ expect_out() {
 run "$ubctl" --help
 if [ "$rc" -eq 0 ] && grep -q "ubctl topo" "$tmp/out" &&
    grep -q "ubctl entity" "$tmp/out" && grep -q "ubctl port" "$tmp/out" &&
-   grep -q "ubctl plane" "$tmp/out"; then
-	ok "--help exits 0 and describes topo, entity, port and plane"
+   grep -q "ubctl plane" "$tmp/out" && grep -q "ubctl seg" "$tmp/out"; then
+	ok "--help exits 0 and describes topo, entity, port, plane and seg"
 else
-	not_ok "--help exits 0 and describes topo, entity, port and plane" \
+	not_ok "--help exits 0 and describes topo, entity, port, plane and seg" \
 		"exit $rc" "stderr: $(head -c 300 "$tmp/err")"
 fi
 expect_out "help is the same as --help" "OBJECTS AND COMMANDS" "$ubctl" help
@@ -157,12 +157,43 @@ expect 1 "ubctl: plane 7: no such plane" "unknown plane exits 1" \
 	fake port show plane 7
 expect 1 "plane 100: Invalid argument (plane id out of range)" \
 	"kernel errors carry the extack message" fake plane show 100
+expect_out "entity show: refused imports where reported" \
+	"npu5: eid 5 kind npu node 0 chip 2 die 1 hbm 64GiB ports 7 auth_failures 2" \
+	fake entity show npu5
+expect_out "topo show: refused imports where reported" \
+	"auth    2 refused imports of its segments" fake topo show npu5
+run env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" entity show npu5
+if [ "$rc" -eq 0 ] && grep -q "ports 7$" "$tmp/out"; then
+	ok "entity show: no auth_failures from an older module"
+else
+	not_ok "entity show: no auth_failures from an older module" \
+		"exit $rc" "stdout: $(head -c 300 "$tmp/out")"
+fi
+expect_out "seg show: a line per segment, lengths in human units" \
+	"npu0 token 7 offset 0x200000 length 0x4000 (16KiB) rights r-- importers 0 pid 812" \
+	fake seg show
+expect_out "seg show ENTITY: its segments only" \
+	"cpu1 token 1 offset 0x1000000000 length 0x1000 (4KiB) rights rwa importers 1 pid 900" \
+	fake seg show cpu1
+run fake seg show npu1
+if [ "$rc" -eq 0 ] && [ ! -s "$tmp/out" ]; then
+	ok "seg show ENTITY without segments prints nothing"
+else
+	not_ok "seg show ENTITY without segments prints nothing" "exit $rc" \
+		"stdout: $(head -c 300 "$tmp/out")"
+fi
+expect 1 "ubctl: eid 99: no such entity" "seg show of an unknown entity exits 1" \
+	fake seg show eid 99
+expect 1 "does not report segments" "seg show with an older module exits 1" \
+	env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" seg show
 
 if command -v jq >/dev/null; then
 	json_ok() { jq -e "$1" >/dev/null 2>&1; }
 	for args in "-j topo" "-p topo" "-j topo show npu3" "-j entity show" \
 		    "-j port show" "-p port show cpu0" "-j plane show" \
-		    "-j plane show 0"; do
+		    "-j plane show 0" "-j seg show" "-p seg show npu0"; do
 		# shellcheck disable=SC2086 # $args is a word list
 		run fake $args
 		if [ "$rc" -eq 0 ] && json_ok . <"$tmp/out"; then
@@ -180,6 +211,25 @@ if command -v jq >/dev/null; then
 	else
 		not_ok "-j topo: the summary's keys and values" \
 			"$(head -c 300 "$tmp/out")"
+	fi
+	run fake -j seg show
+	if json_ok 'length == 3 and .[0].entity == "npu0" and
+		    .[0].token_id == 1 and .[0].length == 2097152 and
+		    .[0].rights == ["read", "write"] and .[0].importers == 2 and
+		    .[2].eid == 33 and .[2].offset == 68719476736 and
+		    .[2].pid == 900 and
+		    ([.[] | keys[] | select(test("value"))] | length) == 0' \
+		    <"$tmp/out"; then
+		ok "-j seg show: owner, token id, range, rights; no token value"
+	else
+		not_ok "-j seg show: owner, token id, range, rights; no token value" \
+			"$(head -c 300 "$tmp/out")"
+	fi
+	run fake -j entity show npu5
+	if json_ok '.[0].auth_failures == 2' <"$tmp/out"; then
+		ok "-j entity show: auth_failures"
+	else
+		not_ok "-j entity show: auth_failures" "$(head -c 300 "$tmp/out")"
 	fi
 	run fake -j port show
 	if json_ok 'length == 280 and .[0].entity == "npu0" and
