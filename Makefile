@@ -107,6 +107,17 @@ demo: lib tools
 	tools/vm/ubvm -k $(DEMO_KVER) -D -p profile=cm384 -t 300 \
 		-x tools/vm/demo.sh -- sh /x/demo.sh
 
+# Figures of the memory semantics, measured in the VM (tools/bench/,
+# Documentation/benchmarks.rst); BENCH_ARGS go to ubbench.
+BENCH_KVER ?= 6.12
+
+bench: lib
+	@$(MAKE) --no-print-directory modules KVER=$(BENCH_KVER)
+	$(MAKE) -C tools/bench O=$(BUILD)/tools/bench
+	@tools/bench/run.sh -k $(BENCH_KVER) -- $(BENCH_ARGS)
+
+.PHONY: bench
+
 shell: all
 	tools/vm/ubvm -k $(VM_KERNEL) -s
 
@@ -129,6 +140,7 @@ help:
 	@echo '  lint         checkpatch and sparse (both kernels)'
 	@echo '  check        build, lint, host tests, VM tests on 6.1 and 6.12'
 	@echo '  demo         the cm384 fabric in a VM: ubctl topo, memory, time'
+	@echo '  bench        memory benchmark in a VM (BENCH_KVER=6.12, BENCH_ARGS)'
 	@echo '  shell        VM shell with the module loaded (KVER=6.1|6.12|debug)'
 	@echo '  install      lib and ubctl into DESTDIR/PREFIX'
 	@echo '  clean        remove build/'
