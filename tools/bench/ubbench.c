@@ -27,21 +27,27 @@
 #define KiB		1024UL
 #define MiB		(1024 * KiB)
 
+/* The most values median() takes. */
+#define MEDIAN_MAX	4096
+
 /*
  * Copies: blocks over a region larger than the caches, in passes over all
- * of it until a repetition has lasted COPY_MIN_NS (at least one pass); the
- * destinations compared take turns every COPY_SLICE (or block, if larger).
+ * of it until a repetition has lasted COPY_MIN_NS (at least one pass) or
+ * made MEDIAN_MAX pairs; the destinations compared take turns every
+ * COPY_SLICE (or block, if larger), each turn of the two making a pair.
  */
 #define COPY_REGION	(16 * MiB)
 #define COPY_SLICE	(1 * MiB)
+#define COPY_SLICES	(COPY_REGION / COPY_SLICE)
 #define COPY_MIN_NS	100000000ULL
 /* The project's target: peer window / anonymous from 64 KiB up. */
 #define RATIO_TARGET	0.95
 #define RATIO_FROM	(64 * KiB)
 
-/* First touch: fresh memory, written in turns of TOUCH_CHUNK. */
+/* First touch: fresh memory, the kinds taking turns every TOUCH_CHUNK. */
 #define TOUCH_LENGTH	(16 * MiB)
 #define TOUCH_CHUNK	(256 * KiB)
+#define TOUCH_CHUNKS	(TOUCH_LENGTH / TOUCH_CHUNK)
 /* Import cycle: CYCLES imports of one segment a repetition. */
 #define CYCLE_LENGTH	(1 * MiB)
 #define CYCLES		500
@@ -91,10 +97,11 @@ struct bench {
 	uint64_t window_off;
 
 	/*
-	 * Ratios are the medians of the ratios within each repetition, not
-	 * ratios of medians: within a repetition the things compared take
-	 * turns in small steps, so that whatever else the machine does falls
-	 * on them alike.
+	 * Within a repetition the things compared take turns in small steps
+	 * (slices of a copy, chunks of first touches); a repetition's ratio
+	 * is the median of the ratios of those turns, so that a step that
+	 * something else on the machine interrupted does not count. A
+	 * figure's ratio is the median of its repetitions' ratios.
 	 */
 	struct figure copy_anon[NR_BLOCKS];	/* GB/s */
 	struct figure copy_window[NR_BLOCKS];	/* GB/s */
@@ -179,9 +186,10 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of @n values, n <= MEDIAN_MAX. */
 static double median(const double *samples, unsigned int n)
 {
-	double sorted[ITERS_MAX];
+	static double sorted[MEDIAN_MAX];
 
 	memcpy(sorted, samples, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), cmp_double);
@@ -234,36 +242,41 @@ static uint64_t copy_slice(char *dst, const char *src, size_t length,
 }
 
 /*
- * GB/s into anonymous memory and into the window, and their ratio. The
- * two take turns slice by slice, each going first every other slice; they
- * copy from different halves of the source, so that neither finds what
- * it reads in the cache because the other has just read it.
+ * GB/s into anonymous memory and into the window, and the median of the
+ * ratios of their pairs of turns. The two take turns slice by slice, each
+ * going first every other slice; they copy from different halves of the
+ * source, so that neither finds what it reads in the cache because the
+ * other has just read it.
  */
 static int copy_sample(struct bench *b, const void *arg, double *values)
 {
 	size_t block = *(const size_t *)arg;
 	size_t slice = block > COPY_SLICE ? block : COPY_SLICE;
 	char *dst[2] = { b->anon, b->window };
-	uint64_t ns[2] = { 0, 0 }, bytes = 0, start = now_ns();
-	unsigned int turn = 0, i, side;
+	uint64_t ns[2] = { 0, 0 }, turn_ns[2], bytes = 0, start = now_ns();
+	static double ratios[MEDIAN_MAX];
+	unsigned int pairs = 0, i, side;
 	size_t off, from;
 
 	do {
-		for (off = 0; off < COPY_REGION; off += slice, turn++) {
+		for (off = 0; off < COPY_REGION; off += slice, pairs++) {
 			for (i = 0; i < 2; i++) {
-				side = (turn + i) % 2;
+				side = (pairs + i) % 2;
 				from = (off + side * COPY_REGION / 2) %
 				       COPY_REGION;
-				ns[side] += copy_slice(dst[side] + off,
-						       b->src + from, slice,
-						       block);
+				turn_ns[side] = copy_slice(dst[side] + off,
+							   b->src + from,
+							   slice, block);
+				ns[side] += turn_ns[side];
 			}
+			ratios[pairs] = (double)turn_ns[0] / turn_ns[1];
 		}
 		bytes += COPY_REGION;
-	} while (now_ns() - start < COPY_MIN_NS);
+	} while (now_ns() - start < COPY_MIN_NS &&
+		 pairs + COPY_SLICES <= MEDIAN_MAX);
 	values[0] = (double)bytes / ns[0];
 	values[1] = (double)bytes / ns[1];
-	values[2] = (double)ns[0] / ns[1];
+	values[2] = median(ratios, pairs);
 	return 0;
 }
 
@@ -454,16 +467,39 @@ static void touch_unmap(struct bench *b, enum touch_kind kind,
 }
 
 /*
- * Faults/s of each kind, then the ratios of the local mapping's and the
- * window's to anonymous memory. The kinds take turns chunk by chunk, in
- * an order that rotates; only the writes are timed.
+ * Writes one byte to each page of TOUCH_CHUNK at @p; adds the time and the
+ * faults that took to *ns and *faults and returns the faults per second.
+ */
+static double touch_chunk(struct bench *b, char *p, uint64_t *ns,
+			  uint64_t *faults)
+{
+	uint64_t t0, t1, f0, f1;
+	size_t off;
+
+	f0 = minor_faults();
+	t0 = now_ns();
+	for (off = 0; off < TOUCH_CHUNK; off += b->page)
+		p[off] = 1;
+	t1 = now_ns();
+	f1 = minor_faults();
+	*ns += t1 - t0;
+	*faults += f1 - f0;
+	return (f1 - f0) * 1e9 / (t1 - t0);
+}
+
+/*
+ * Faults/s of each kind, then the medians of the ratios of the local
+ * mapping's and the window's rates to anonymous memory's, chunk by chunk.
+ * The kinds take turns every chunk, in an order that rotates; only the
+ * writes are timed.
  */
 static int touch_sample(struct bench *b, const void *arg, double *values)
 {
-	uint64_t ns[NR_TOUCH] = { 0 }, faults[NR_TOUCH] = { 0 }, t0, f0;
+	uint64_t ns[NR_TOUCH] = { 0 }, faults[NR_TOUCH] = { 0 };
+	double rate[NR_TOUCH], ratios[NR_TOUCH - 1][TOUCH_CHUNKS];
 	struct touch_area area[NR_TOUCH];
-	unsigned int turn = 0, i, kind;
-	size_t off, at;
+	unsigned int chunk, i, kind;
+	size_t off;
 	int err;
 
 	(void)arg;
@@ -472,16 +508,15 @@ static int touch_sample(struct bench *b, const void *arg, double *values)
 		if (err)
 			goto out_unmap;
 	}
-	for (off = 0; off < TOUCH_LENGTH; off += TOUCH_CHUNK, turn++) {
+	for (chunk = 0; chunk < TOUCH_CHUNKS; chunk++) {
+		off = chunk * TOUCH_CHUNK;
 		for (i = 0; i < NR_TOUCH; i++) {
-			kind = (turn + i) % NR_TOUCH;
-			f0 = minor_faults();
-			t0 = now_ns();
-			for (at = off; at < off + TOUCH_CHUNK; at += b->page)
-				area[kind].p[at] = 1;
-			ns[kind] += now_ns() - t0;
-			faults[kind] += minor_faults() - f0;
+			kind = (chunk + i) % NR_TOUCH;
+			rate[kind] = touch_chunk(b, area[kind].p + off,
+						 &ns[kind], &faults[kind]);
 		}
+		for (kind = TOUCH_LOCAL; kind < NR_TOUCH; kind++)
+			ratios[kind - 1][chunk] = rate[kind] / rate[TOUCH_ANON];
 	}
 	for (kind = 0; kind < NR_TOUCH; kind++) {
 		values[kind] = faults[kind] * 1e9 / ns[kind];
@@ -489,7 +524,8 @@ static int touch_sample(struct bench *b, const void *arg, double *values)
 		b->touch_pages[kind] += TOUCH_LENGTH / b->page;
 	}
 	for (kind = TOUCH_LOCAL; kind < NR_TOUCH; kind++)
-		values[NR_TOUCH + kind - 1] = values[kind] / values[TOUCH_ANON];
+		values[NR_TOUCH + kind - 1] = median(ratios[kind - 1],
+						     TOUCH_CHUNKS);
 out_unmap:
 	while (kind--)
 		touch_unmap(b, kind, &area[kind]);
