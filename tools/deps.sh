@@ -3,9 +3,10 @@
 #
 # tools/deps.sh - installs and caches everything ubfab builds and tests need.
 #
-# Owns: the list of Debian packages, the choice of the newest 6.1 and 6.12
-# kernels in the apt archive, the kernel images and the kernel source files
-# kept in $UBFAB_CACHE, and $UBFAB_CACHE/env.mk (env.sh) that records them.
+# Owns: the list of Debian packages, the choice of the newest 6.1, 6.12 and
+# 6.12 PREEMPT_RT kernels in the apt archive, the kernel images and the
+# kernel source files kept in $UBFAB_CACHE, and $UBFAB_CACHE/env.mk
+# (env.sh) that records them.
 # Idempotent: when everything is in place it only reads apt's local package
 # lists (no network) and finishes in about two seconds.
 
@@ -16,10 +17,11 @@ usage() {
 Usage: tools/deps.sh [-h]
 
 Installs the Debian packages ubfab needs, the headers of the newest
-Debian 6.1 and 6.12 kernels, extracts their images (for the test VM), the
-kselftest harness and checkpatch (from linux-source-6.12) into the cache,
-and writes \$UBFAB_CACHE/env.mk and env.sh. Runs apt-get update only when
-something is missing. Log of apt's output: \$UBFAB_CACHE/deps.log.
+Debian 6.1, 6.12 and 6.12 PREEMPT_RT (rt-amd64) kernels, extracts their
+images (for the test VM), the kselftest harness and checkpatch (from
+linux-source-6.12) into the cache, and writes \$UBFAB_CACHE/env.mk and
+env.sh. Runs apt-get update only when something is missing. Log of apt's
+output: \$UBFAB_CACHE/deps.log.
 
 Environment:
   UBFAB_CACHE   cache directory (default \$HOME/.cache/ubfab)
@@ -48,9 +50,9 @@ PACKAGES=(
 	bc flex bison libelf-dev libssl-dev pahole # building a debug kernel
 )
 
-# Kernels: "<series> <flavour>"; env.mk gets UBFAB_KVER_<series>[_<FLAVOUR>].
-# A real-time kernel would be added as "6.12 rt-amd64" (not wanted yet).
-KERNELS=("6.1 amd64" "6.12 amd64")
+# Kernels: "<series> <flavour>"; env.mk gets UBFAB_KVER_<series>[_<FLAVOUR>],
+# e.g. UBFAB_KVER_6_12_RT for the PREEMPT_RT kernel (make check-debug).
+KERNELS=("6.1 amd64" "6.12 amd64" "6.12 rt-amd64")
 
 # The kernel source that provides the kselftest harness and checkpatch.
 SRC_PKG=linux-source-6.12
