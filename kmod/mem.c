@@ -231,6 +231,31 @@ static int ubfab_mem_find_gap(struct ubfab_entity *entity, pgoff_t npages,
 }
 
 /**
+ * ubfab_mem_find_alloc() - the allocation of a file that holds a range
+ * @file: the file
+ * @first: first page of the range, in the entity's memory
+ * @npages: pages in the range
+ *
+ * Context: the entity's mem_lock held.
+ * Return: the allocation, or NULL when no single one holds the range.
+ */
+struct ubfab_alloc *ubfab_mem_find_alloc(struct ubfab_file *file,
+					 pgoff_t first, pgoff_t npages)
+{
+	struct ubfab_alloc *alloc;
+
+	lockdep_assert_held(&file->entity->mem_lock);
+	list_for_each_entry(alloc, &file->allocs, file_node) {
+		struct ubfab_window *win = alloc->win;
+
+		if (first >= win->first && first - win->first < win->npages &&
+		    npages <= win->npages - (first - win->first))
+			return alloc;
+	}
+	return NULL;
+}
+
+/**
  * ubfab_mem_alloc() - allocate a range of the file's entity's memory
  * @file: the allocating file; it owns the range
  * @arg: checked here; @arg->offset is set
@@ -380,20 +405,13 @@ void ubfab_mem_free_all(struct ubfab_file *file)
 int ubfab_mem_mmap(struct ubfab_file *file, struct vm_area_struct *vma)
 {
 	struct ubfab_entity *entity = file->entity;
-	pgoff_t off = vma->vm_pgoff, len = vma_pages(vma);
 	struct ubfab_alloc *alloc;
 	int ret = -EINVAL;
 
 	down_read(&entity->mem_lock);
-	list_for_each_entry(alloc, &file->allocs, file_node) {
-		struct ubfab_window *win = alloc->win;
-
-		if (off >= win->first && off - win->first < win->npages &&
-		    len <= win->npages - (off - win->first)) {
-			ret = ubfab_mem_map_window(vma, win);
-			break;
-		}
-	}
+	alloc = ubfab_mem_find_alloc(file, vma->vm_pgoff, vma_pages(vma));
+	if (alloc)
+		ret = ubfab_mem_map_window(vma, alloc->win);
 	up_read(&entity->mem_lock);
 	return ret;
 }

@@ -39,22 +39,6 @@ static void ubfab_seg_put(struct ubfab_segment *seg)
 	kref_put(&seg->ref, ubfab_seg_release);
 }
 
-/* The allocation of @file that holds [first, first + npages), or NULL. */
-static struct ubfab_alloc *ubfab_seg_find_alloc(struct ubfab_file *file,
-						pgoff_t first, pgoff_t npages)
-{
-	struct ubfab_alloc *alloc;
-
-	list_for_each_entry(alloc, &file->allocs, file_node) {
-		struct ubfab_window *win = alloc->win;
-
-		if (first >= win->first && first - win->first < win->npages &&
-		    npages <= win->npages - (first - win->first))
-			return alloc;
-	}
-	return NULL;
-}
-
 /**
  * ubfab_seg_export() - export part of one of the file's allocations
  * @file: the owner of the allocation
@@ -89,7 +73,7 @@ int ubfab_seg_export(struct ubfab_file *file, struct ubfab_seg_export *arg)
 	seg->npages = arg->length >> PAGE_SHIFT;
 
 	down_write(&entity->mem_lock);
-	alloc = ubfab_seg_find_alloc(file, seg->first, seg->npages);
+	alloc = ubfab_mem_find_alloc(file, seg->first, seg->npages);
 	if (!alloc) {
 		ret = -EINVAL;
 		goto err_unlock;

@@ -370,6 +370,8 @@ int ubfab_mem_free(struct ubfab_file *file, u64 offset);
 void ubfab_mem_free_all(struct ubfab_file *file);
 void ubfab_mem_reset(struct ubfab_entity *entity);
 int ubfab_mem_mmap(struct ubfab_file *file, struct vm_area_struct *vma);
+struct ubfab_alloc *ubfab_mem_find_alloc(struct ubfab_file *file,
+					 pgoff_t first, pgoff_t npages);
 struct ubfab_window *ubfab_window_create(struct ubfab_entity *owner,
 					 pgoff_t first, pgoff_t npages,
 					 bool writable);
