@@ -22,6 +22,7 @@
 #ifndef _UAPI_LINUX_UBFAB_H
 #define _UAPI_LINUX_UBFAB_H
 
+#include <linux/const.h>
 #include <linux/types.h>
 
 #define UBFAB_GENL_NAME		"ubfab"
@@ -210,9 +211,9 @@ enum {
 #define UBFAB_IOCTL_TYPE	0xB7
 
 /* Segment rights */
-#define UBFAB_SEG_READ		(1U << 0)
-#define UBFAB_SEG_WRITE		(1U << 1)
-#define UBFAB_SEG_ATOMIC	(1U << 2)
+#define UBFAB_SEG_READ		_BITUL(0)
+#define UBFAB_SEG_WRITE		_BITUL(1)
+#define UBFAB_SEG_ATOMIC	_BITUL(2)
 #define UBFAB_SEG_RIGHTS	(UBFAB_SEG_READ | UBFAB_SEG_WRITE | UBFAB_SEG_ATOMIC)
 
 /* Token ids are 20 bits and never 0. */
