@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Helpers shared by the ubfab selftests: loading and unloading the module,
- * reading sysfs, and watching the kernel log.
+ * finding its netlink family, reading sysfs, and watching the kernel log.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +12,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+
+#include "libubfab.h"
 #include "ubfab_test.h"
 
 const char *ubfab_ko_path(void)
@@ -60,6 +64,19 @@ int ubfab_reload(const char *params)
 	if (ret && ret != -ENOENT)
 		return ret;
 	return ubfab_load(params);
+}
+
+int ubfab_family_id(void)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int family;
+
+	if (!sk)
+		return -ENOMEM;
+	family = genl_connect(sk) ? -ENOTCONN :
+		 genl_ctrl_resolve(sk, UBFAB_GENL_NAME);
+	nl_socket_free(sk);
+	return family < 0 ? -ENOENT : family;
 }
 
 int read_text(const char *path, char *buf, size_t len)

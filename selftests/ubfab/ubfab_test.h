@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the ubfab selftests: loading and unloading the module,
- * reading sysfs, and watching the kernel log.
+ * finding its netlink family, reading sysfs, and watching the kernel log.
  */
 #ifndef UBFAB_TEST_H
 #define UBFAB_TEST_H
@@ -25,6 +25,9 @@ int ubfab_unload(void);
 bool ubfab_loaded(void);
 /* Unload if loaded, then load: 0 or -errno. */
 int ubfab_reload(const char *params);
+
+/* The generic netlink id of the "ubfab" family: >0, or -errno. */
+int ubfab_family_id(void);
 
 /* Read a whole small file into buf, without a trailing newline: 0 or -errno. */
 int read_text(const char *path, char *buf, size_t len);
