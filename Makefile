@@ -25,9 +25,9 @@ else
 endif
 export UBFAB_DEPS_DONE := 1
 
-# The kernel to build the module for: KVER is 6.1 (default) or 6.12 (the
-# releases deps.sh chose), "debug" (tools/debug-kernel.sh) or a full
-# release with installed headers; or give the build tree as KDIR.
+# The kernel to build the module for: KVER is 6.1 (default), 6.12 or
+# 6.12-rt (the releases deps.sh chose), "debug" (tools/debug-kernel.sh) or a
+# full release with installed headers; or give the build tree as KDIR.
 KVER ?= 6.1
 KVER_GIVEN := $(KVER)
 # The release of a kernel build tree (Debian's kernel.release files do not
@@ -44,7 +44,9 @@ $(error no debug kernel: build it with tools/debug-kernel.sh)
 endif
 override KVER := $(call kdir-release,$(KDIR))
 else
-override KVER := $(or $(UBFAB_KVER_$(subst .,_,$(KVER))),$(KVER))
+# env.mk's name for a series: 6.12 -> UBFAB_KVER_6_12, 6.12-rt -> ..._6_12_RT.
+kver-var = UBFAB_KVER_$(subst -,_,$(subst .,_,$(subst -rt,-RT,$(1))))
+override KVER := $(or $($(call kver-var,$(KVER))),$(KVER))
 KDIR := /usr/src/linux-headers-$(KVER)
 endif
 
@@ -102,6 +104,9 @@ lint:
 check:
 	@tools/check.sh
 
+check-debug:
+	@tools/check.sh -d
+
 demo: lib tools
 	@$(MAKE) --no-print-directory modules KVER=$(DEMO_KVER)
 	tools/vm/ubvm -k $(DEMO_KVER) -D -p profile=cm384 -t 300 \
@@ -138,14 +143,17 @@ help:
 	@echo '  lib tools selftests   one part, into build/'
 	@echo '  deps         install and cache the dependencies (tools/deps.sh)'
 	@echo '  lint         checkpatch and sparse (both kernels)'
-	@echo '  check        build, lint, host tests, VM tests on 6.1 and 6.12'
+	@echo '  check        build, lint, host tests, VM tests on 6.1 and 6.12,'
+	@echo '               then check-debug'
+	@echo '  check-debug  VM tests on the debug kernel (KASAN, lockdep, KUnit,'
+	@echo '               kmemleak, ...) and on the 6.12 PREEMPT_RT kernel'
 	@echo '  demo         the cm384 fabric in a VM: ubctl topo, memory, time'
 	@echo '  bench        memory benchmark in a VM (BENCH_KVER=6.12, BENCH_ARGS)'
-	@echo '  shell        VM shell with the module loaded (KVER=6.1|6.12|debug)'
+	@echo '  shell        VM shell with the module loaded (for KVER)'
 	@echo '  install      lib and ubctl into DESTDIR/PREFIX'
 	@echo '  clean        remove build/'
-	@echo 'Variables: KVER=6.1|6.12|debug|<release>, KDIR=<kernel build tree>,'
-	@echo '  DEMO_KVER, UBFAB_CACHE (now $(UBFAB_CACHE)).'
+	@echo 'Variables: KVER=6.1|6.12|6.12-rt|debug|<release>,'
+	@echo '  KDIR=<kernel build tree>, DEMO_KVER, UBFAB_CACHE (now $(UBFAB_CACHE)).'
 
-.PHONY: all modules modules-all lib tools selftests deps lint check demo \
-	shell install clean help FORCE
+.PHONY: all modules modules-all lib tools selftests deps lint check \
+	check-debug demo shell install clean help FORCE

@@ -1,32 +1,52 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/check.sh - `make check`: builds everything for both kernel series,
-# runs the lint, the host-side tests and the selftests in a VM on the 6.1
-# and then the 6.12 kernel, and sums the results.
+# tools/check.sh - `make check` and `make check-debug`: builds, runs the
+# lint, the host-side tests and the selftests in VMs, and sums the results.
 #
-# Owns the counting rules: the build and the lint count as one test each;
-# a KTAP run counts its last "# Totals:" line (xfail as passed, xpass and
-# error as failed); a run without one, or one whose runner failed although
-# its Totals report no failure (dirty kernel log, crash, time limit), counts
-# one more failure. The last line of the output is
+# `make check` runs the stock checks (build for 6.1 and 6.12, lint, host
+# tests, selftests in a VM on 6.1 and on 6.12) and then the debug checks;
+# `make check-debug` (-d) runs only the debug checks: the debug kernel
+# (tools/debug-kernel.sh: KASAN, KFENCE, UBSAN, lockdep, kmemleak, KUnit),
+# the selftests on it with a kmemleak scan after unloading, the module's
+# KUnit suites, and the selftests on Debian's 6.12 PREEMPT_RT kernel. The
+# selftests include the fuzzer's fixed-budget run (fuzz_test) and every
+# other *_test that selftests/ubfab/run_all.sh finds.
+#
+# Owns the counting rules: each build, the lint and the debug kernel's
+# build count as one test each; a KTAP run counts its last "# Totals:" line
+# (xfail as passed, xpass and error as failed); a run without one, or one
+# whose runner failed although its Totals report no failure (dirty kernel
+# log, crash, time limit), counts one more failure. KUnit suites run at
+# every load of the module, so each suite in a VM's kernel log counts once:
+# its run with the most failures. The last line of the output is
 # "N passed, N failed, N skipped"; the exit status is 1 on any failure.
 
-set -uo pipefail
+set -euo pipefail
 
 usage() {
 	cat <<EOF
-Usage: tools/check.sh [-h]
+Usage: tools/check.sh [-d] [-h]
 
-What \`make check\` runs after tools/deps.sh. Environment:
-  UBFAB_VM_TIMEOUT  time limit of each VM run in seconds (default 900)
+What \`make check\` runs after tools/deps.sh; with -d what \`make
+check-debug\` runs (only the debug kernel and the PREEMPT_RT kernel).
+
+  -d          only the debug checks
+  -h, --help  this help
+
+Environment:
+  UBFAB_VM_TIMEOUT  time limit of each VM run in seconds (default 900;
+                    the run on the debug kernel gets three times as long)
 EOF
 }
 
-[ "${1-}" != --help ] || { usage; exit 0; }
-while getopts h opt; do
+debug_only=0
+while getopts dh-: opt; do
 	case $opt in
+	d) debug_only=1 ;;
 	h) usage; exit 0 ;;
+	-) [ "$OPTARG" = help ] || { usage >&2; exit 2; }
+	   usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done
@@ -41,8 +61,8 @@ VM_TIMEOUT=${UBFAB_VM_TIMEOUT:-900}
 # shellcheck source=/dev/null
 . "$UBFAB_CACHE/env.sh"
 
-cd "$ROOT" || exit 2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ubfab-check.XXXXXX") || exit 2
+cd "$ROOT"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ubfab-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 passed=0 failed=0 skipped=0
@@ -59,6 +79,12 @@ count_step() {
 	fi
 }
 
+# Counts one failure for a step that could not run: name, reason.
+not_run() {
+	failed=$((failed + 1))
+	summary+=("not ok $1: not run, $2")
+}
+
 # Prints the count after "<name>:" in a Totals line, 0 if it is missing.
 totals_field() {
 	local n
@@ -71,7 +97,8 @@ totals_field() {
 count_run() {
 	local name=$1 out=$2 rc=$3 line p f s
 
-	line=$(grep -aE '^# Totals: pass:[0-9]+ fail:[0-9]+' "$out" | tail -n 1)
+	line=$(grep -aE '^# Totals: pass:[0-9]+ fail:[0-9]+' "$out" |
+		tail -n 1) || true
 	if [ -z "$line" ]; then
 		failed=$((failed + 1))
 		summary+=("not ok $name: no Totals line (exit $rc)")
@@ -89,37 +116,153 @@ count_run() {
 	summary+=("$([ "$f" -eq 0 ] || printf 'not ')ok $name: $line")
 }
 
-echo "check: building the module for 6.1 and 6.12, lib, ubctl, selftests"
-"$MAKE" -s --no-print-directory modules-all lib tools selftests
-build=$?
-count_step build "$build"
+# Runs the selftests in a VM and counts their KTAP output: the kernel's
+# release, then ubvm's options. Its kernel log is left in
+# build/vm/<release>.dmesg (removed first: no stale log is ever read).
+vm_run() {
+	local kver=$1 out=$tmp/out rc=0
 
-echo "check: lint"
-tools/lint.sh
-count_step lint $?
-
-host=tools/ubctl/tests/host.sh
-if [ -x "$host" ]; then
-	echo "check: host tests ($host)"
-	"$host" 2>&1 | tee "$tmp/host"
-	count_run "host tests" "$tmp/host" "${PIPESTATUS[0]}"
-else
-	echo "check: no $host: no host tests"
-fi
-
-for series in 6.1 6.12; do
-	var=UBFAB_KVER_${series//./_}
-	kver=${!var}
-	if [ "$build" -ne 0 ]; then
-		failed=$((failed + 1))
-		summary+=("not ok VM $kver: not run, the build failed")
-		continue
-	fi
+	shift
 	echo "check: selftests in a VM on $kver"
-	tools/vm/ubvm -k "$series" -n -t "$VM_TIMEOUT" -- \
-		/selftests/ubfab/run_all.sh 2>&1 | tee "$tmp/vm-$series"
-	count_run "VM $kver" "$tmp/vm-$series" "${PIPESTATUS[0]}"
-done
+	rm -f "build/vm/$kver.dmesg"
+	tools/vm/ubvm "$@" -- /selftests/ubfab/run_all.sh 2>&1 | tee "$out" ||
+		rc=${PIPESTATUS[0]}
+	count_run "VM $kver" "$out" "$rc"
+}
+
+# Counts the KUnit suites in the kernel log of the last VM run on a kernel,
+# each suite once, by its run with the most failures; prints the KTAP of
+# that run when it failed. Arguments: the kernel's release and its .config.
+count_kunit() {
+	local kver=$1 config=$2 log name out n p f s
+
+	log=build/vm/$kver.dmesg name="KUnit on $kver"
+	grep -qs '^CONFIG_KUNIT=y' "$config" || return 0
+	if [ ! -s "$log" ]; then
+		not_run "$name" "no kernel log came back"
+		return
+	fi
+	# A suite's results: "# <suite>: pass:N fail:N skip:N total:N" at
+	# the top level; its KTAP starts at "    # Subtest: <suite>".
+	out=$(awk '
+	{
+		sub(/\r$/, "")
+		line = $0
+		sub(/^\[[ 0-9.]+\] /, "", line)
+		if (line ~ /^    # Subtest: /) {
+			ktap = ""
+			insuite = 1
+			lines = 0
+		}
+		# The first 200 lines of a suite are shown.
+		if (insuite && ++lines <= 200)
+			ktap = ktap $0 "\n"
+		if (line !~ /^# [^ :]+: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+ total:[0-9]+/ ||
+		    line ~ /^# Totals:/)
+			next
+		insuite = 0
+		split(line, w, /[ :]+/)
+		s = w[2]
+		runs[s]++
+		if (!(s in fail) || w[6] + 0 > fail[s]) {
+			pass[s] = w[4] + 0; fail[s] = w[6] + 0; skip[s] = w[8] + 0
+			if (fail[s])
+				report[s] = ktap
+		}
+	}
+	END {
+		for (s in runs) {
+			n++; p += pass[s]; f += fail[s]; k += skip[s]
+			printf "check: KUnit suite %s: %d run(s), counted: pass:%d fail:%d skip:%d\n",
+				s, runs[s], pass[s], fail[s], skip[s]
+			if (s in report)
+				printf "check: KTAP of its failed run:\n%s", report[s]
+		}
+		printf "%d %d %d %d\n", n, p, f, k
+	}' "$log")
+	sed '$d' <<<"$out"
+	read -r n p f s < <(tail -n 1 <<<"$out")
+	if [ "$n" -eq 0 ]; then
+		not_run "$name" "no KUnit suite reported (kernel log of $kver)"
+		return
+	fi
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	summary+=("$([ "$f" -eq 0 ] || printf 'not ')ok $name: $n suite(s): pass:$p fail:$f skip:$s")
+}
+
+# Build, lint, host tests and the selftests on Debian's 6.1 and 6.12.
+stock_checks() {
+	local build=0 rc=0 host=tools/ubctl/tests/host.sh series var kver
+
+	echo "check: building the module for 6.1 and 6.12, lib, ubctl, selftests"
+	"$MAKE" -s --no-print-directory modules-all lib tools selftests ||
+		build=$?
+	count_step build "$build"
+
+	echo "check: lint"
+	tools/lint.sh || rc=$?
+	count_step lint "$rc"
+
+	if [ -x "$host" ]; then
+		echo "check: host tests ($host)"
+		rc=0
+		"$host" 2>&1 | tee "$tmp/host" || rc=${PIPESTATUS[0]}
+		count_run "host tests" "$tmp/host" "$rc"
+	else
+		echo "check: no $host: no host tests"
+	fi
+
+	for series in 6.1 6.12; do
+		var=UBFAB_KVER_${series//./_}
+		kver=${!var}
+		if [ "$build" -ne 0 ]; then
+			not_run "VM $kver" "the build failed"
+			continue
+		fi
+		vm_run "$kver" -k "$series" -n -t "$VM_TIMEOUT"
+	done
+}
+
+# The debug kernel (selftests with kmemleak, KUnit) and the PREEMPT_RT
+# kernel (selftests).
+debug_checks() {
+	local paths rc=0 dkver="" config="" rt=$UBFAB_KVER_6_12_RT
+
+	echo "check: the debug kernel (tools/debug-kernel.sh; first build" \
+		"about 15 minutes, cached afterwards)"
+	paths=$(tools/debug-kernel.sh) || rc=$?
+	count_step "debug kernel" "$rc"
+	if [ "$rc" -eq 0 ]; then
+		dkver=$(sed -n 's/^KVER=//p' <<<"$paths")
+		config=$(sed -n 's/^CONFIG=//p' <<<"$paths")
+		echo "check: building the module for $dkver, lib, ubctl, selftests"
+		"$MAKE" -s --no-print-directory modules KVER=debug lib tools \
+			selftests || rc=$?
+		count_step "build for $dkver" "$rc"
+	fi
+	if [ -z "$dkver" ]; then
+		not_run "VM debug kernel" "no debug kernel"
+	elif [ "$rc" -ne 0 ]; then
+		not_run "VM $dkver" "the build failed"
+	else
+		vm_run "$dkver" -k debug -n -l -t $((3 * VM_TIMEOUT))
+		count_kunit "$dkver" "$config"
+	fi
+
+	echo "check: building the module for $rt, lib, ubctl, selftests"
+	rc=0
+	"$MAKE" -s --no-print-directory modules KVER=6.12-rt lib tools \
+		selftests || rc=$?
+	count_step "build for $rt" "$rc"
+	if [ "$rc" -ne 0 ]; then
+		not_run "VM $rt" "the build failed"
+	else
+		vm_run "$rt" -k 6.12-rt -n -t "$VM_TIMEOUT"
+	fi
+}
+
+[ "$debug_only" -eq 1 ] || stock_checks
+debug_checks
 
 echo "check: summary"
 printf '  %s\n' "${summary[@]}"
