@@ -603,8 +603,10 @@ static void run_mknod_open(struct worker *w, const struct op *op)
  */
 static void run_reopen(struct worker *w, const struct op *op)
 {
+	/* Whatever that is: a socket, a pidfd, an epoll instance... */
 	static const int foreign[] = {
-		ENOENT, ENXIO, EACCES, ENOTDIR, EINVAL, EISDIR, ENODEV, 0
+		ENOENT, ENXIO, EACCES, EPERM, ENOTDIR, EINVAL, EISDIR, ENODEV,
+		ELOOP, EOPNOTSUPP, 0
 	};
 	const struct slot *src = &w->slots[op->slot];
 	int accmode = op->a[1] % 3, fd, err, want = 0;
