@@ -390,6 +390,11 @@ void ubfab_seg_revoke_range(struct ubfab_entity *owner, pgoff_t first,
 			    pgoff_t npages, u32 reason);
 void ubfab_seg_drop_imports(struct ubfab_file *file);
 
+/* xfer.c: the data path of queue entries */
+u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
+		       u32 *plane_cursor, u64 *result, u32 *bytes);
+u16 ubfab_xfer_load_local(struct ubfab_file *file, u64 local, u64 *val);
+
 /* event.c */
 void ubfab_event_init(struct ubfab_file *file);
 void ubfab_event_post(struct ubfab_file *file, const struct ubfab_event *ev);

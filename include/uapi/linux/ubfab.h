@@ -403,4 +403,324 @@ struct ubfab_event {
 	__u64 mmap_offset;
 };
 
+/*
+ * NPU queues (DMA semantics)
+ *
+ * A process creates a queue on its entity with UBFAB_IOCTL_QUEUE_CREATE on
+ * the entity's device. The queue is a file descriptor of its own: mmap() it
+ * at offset 0 for ring_size bytes (MAP_SHARED) to reach its rings, ring
+ * its doorbell with UBFAB_IOCTL_QUEUE_DOORBELL, poll() it for completions,
+ * and close() it to destroy the queue (work in flight is abandoned: entries
+ * not yet started never run). The queue keeps its entity's file open.
+ *
+ * A queue has a submission ring (SQ) of sq_entries 64-byte entries (struct
+ * ubfab_sqe) and a completion ring (CQ) of cq_entries 32-byte entries
+ * (struct ubfab_cqe), each a power of two. The creation ioctl returns where
+ * each index, flag word and entry array sits in the mapping (struct
+ * ubfab_ring_offsets); user space must not hard-code them. Every index is a
+ * free-running __u32; slot = index & (entries - 1). Each index and each
+ * flag word sits on a cache line of its own.
+ *
+ * Memory ordering (as io_uring's):
+ *  - SQ, user space produces: write the entry at sq tail, then
+ *    __atomic_store_n(tail, tail + 1, __ATOMIC_RELEASE) (smp_store_release).
+ *    The engine reads the tail with acquire, copies the entry into kernel
+ *    memory before checking any field of it, and publishes its head with
+ *    release once the slot may be reused. User space reads the head with
+ *    acquire before overwriting a slot; free slots = entries - (tail - head).
+ *  - CQ, the engine produces: it writes the entry, then the tail with
+ *    release. User space reads the tail with acquire, then the entries,
+ *    then stores the head with release.
+ *  - Doorbell: in a queue created with UBFAB_QUEUE_POLL the engine keeps
+ *    taking entries with no system call while busy; after idle_us of no
+ *    work it sets UBFAB_SQ_NEED_WAKEUP in the SQ flag word, issues a full
+ *    barrier and looks at the tail once more before sleeping. User space
+ *    stores the tail, issues a full barrier (__atomic_thread_fence
+ *    (__ATOMIC_SEQ_CST)), then reads the flag word and rings the doorbell
+ *    if UBFAB_SQ_NEED_WAKEUP is set. Without UBFAB_QUEUE_POLL every batch
+ *    needs the doorbell.
+ *  - Any index user space writes is only a hint: the engine keeps its own
+ *    copies, masks every index before use and treats a tail more than
+ *    sq_entries ahead of its head as invalid (UBFAB_SQ_ERROR, nothing run).
+ *
+ * Execution: entries of one queue run in order, each completing before the
+ * next starts, so an entry always sees the effects of the earlier ones and
+ * UBFAB_SQE_FENCE (accepted on any entry) is always honoured. Queues run in
+ * parallel with each other on kernel workers, each taking a bounded number
+ * of entries per round. An entry runs only when the CQ has room for its
+ * completion: a full CQ stalls the queue (counted in the CQ overflow word,
+ * UBFAB_SQ_CQ_FULL set) until user space consumes completions and rings the
+ * doorbell (a UBFAB_QUEUE_POLL queue notices by itself). No completion is
+ * ever dropped.
+ *
+ * Addresses: "local" is an offset in the queue's entity's memory and must
+ * lie in an allocation of the file that created the queue. "remote" is an
+ * address in an import of that file: the import's mmap_offset (from
+ * UBFAB_IOCTL_SEG_IMPORT) plus a byte offset into the segment. Rights are
+ * checked on every entry: WRITE and the notify word of WRITE_NOTIFY need
+ * UBFAB_SEG_WRITE, READ needs UBFAB_SEG_READ, ATOMIC and the notify add
+ * need UBFAB_SEG_ATOMIC, each granted at import.
+ *
+ * Planes: a remote transfer (WRITE, READ, WRITE_NOTIFY, ATOMIC) crosses the
+ * switching planes. It is cut into chunks of UBFAB_PLANE_CHUNK bytes, dealt
+ * round-robin over the planes that are up and whose ports are up on both
+ * entities, starting from a plane that rotates with each transfer. Each
+ * chunk counts as one op and its bytes on the sender's port (tx), the
+ * receiver's port (rx) and the plane (tx and rx). An atomic or a notify
+ * add is one 8-byte chunk. An entry that fails counts one error on the
+ * initiator's port into the plane the transfer would have started on and
+ * on that plane. COPY, FILL, EVENT_* and WAIT_VALUE stay in the entity and
+ * cross no plane.
+ *
+ * Errors: an entry that fails completes with its status (enum
+ * ubfab_cqe_status) even in a UBFAB_QUEUE_SELECTIVE queue, and puts the
+ * queue in the error state (UBFAB_SQ_ERROR in the SQ flags): every entry
+ * already posted and every entry posted later completes with
+ * UBFAB_CQE_FLUSHED without running, until UBFAB_IOCTL_QUEUE_RESET.
+ */
+#define UBFAB_QUEUE_MAX_ENTRIES	32768
+#define UBFAB_QUEUE_MAX_CQ_ENTRIES 65536
+#define UBFAB_SQE_MAX_LENGTH	(1U << 30)
+#define UBFAB_PLANE_CHUNK	65536
+/* Event counters per entity file, for UBFAB_OP_EVENT_RECORD/WAIT. */
+#define UBFAB_QUEUE_EVENTS	1024
+
+/* struct ubfab_queue_create flags */
+#define UBFAB_QUEUE_POLL	_BITUL(0)	/* the engine polls the SQ */
+#define UBFAB_QUEUE_SELECTIVE	_BITUL(1)	/* complete UBFAB_SQE_SIGNAL only */
+#define UBFAB_QUEUE_FLAGS	(UBFAB_QUEUE_POLL | UBFAB_QUEUE_SELECTIVE)
+
+/* SQ flag word, written by the engine */
+#define UBFAB_SQ_NEED_WAKEUP	_BITUL(0)	/* ring the doorbell */
+#define UBFAB_SQ_CQ_FULL	_BITUL(1)	/* stalled on a full CQ */
+#define UBFAB_SQ_ERROR		_BITUL(2)	/* error state: flushing */
+
+/**
+ * struct ubfab_ring_offsets - where one ring's parts sit in the mapping
+ * @head: offset of the __u32 head index
+ * @tail: offset of the __u32 tail index
+ * @flags: offset of the __u32 flag word (SQ: UBFAB_SQ_*; CQ: unused, 0)
+ * @overflow: offset of a __u32 counter (CQ: times the queue stalled on a
+ *	full CQ; SQ: entries rejected because the tail was invalid)
+ * @array: offset of the first entry
+ * @entries: number of entries, a power of two
+ * @__reserved: 0
+ */
+struct ubfab_ring_offsets {
+	__u32 head;
+	__u32 tail;
+	__u32 flags;
+	__u32 overflow;
+	__u32 array;
+	__u32 entries;
+	__u64 __reserved;
+};
+
+/**
+ * struct ubfab_queue_create - UBFAB_IOCTL_QUEUE_CREATE
+ * @size: sizeof(struct ubfab_queue_create)
+ * @flags: UBFAB_QUEUE_*
+ * @sq_entries: SQ depth, a power of two, 1 .. UBFAB_QUEUE_MAX_ENTRIES
+ * @cq_entries: CQ depth, a power of two up to UBFAB_QUEUE_MAX_CQ_ENTRIES,
+ *	or 0 for twice @sq_entries
+ * @eventfd: an eventfd signalled once per batch of completions, or -1
+ * @idle_us: UBFAB_QUEUE_POLL only: how long the engine polls an idle SQ
+ *	before it sleeps; 0 for 1000 (1 ms); at most 1000000
+ * @fd: out: the queue's file descriptor (close-on-exec)
+ * @id: out: the queue's number in its entity
+ * @ring_size: out: bytes to mmap() at offset 0 of @fd
+ * @sq: out: the SQ's layout in that mapping
+ * @cq: out: the CQ's layout in that mapping
+ *
+ * Errors: EINVAL bad flags or depths; EBADF @eventfd is not an eventfd;
+ * EMFILE no file descriptor left; ENOMEM.
+ */
+struct ubfab_queue_create {
+	__u32 size;
+	__u32 flags;
+	__u32 sq_entries;
+	__u32 cq_entries;
+	__s32 eventfd;
+	__u32 idle_us;
+	__s32 fd;
+	__u32 id;
+	__u64 ring_size;
+	struct ubfab_ring_offsets sq;
+	struct ubfab_ring_offsets cq;
+};
+
+/**
+ * enum ubfab_op - what an SQ entry does (struct ubfab_sqe.opcode)
+ * @UBFAB_OP_NOP: nothing; completes with status OK
+ * @UBFAB_OP_WRITE: copy @length bytes from @local to @remote
+ * @UBFAB_OP_READ: copy @length bytes from @remote to @local
+ * @UBFAB_OP_WRITE_NOTIFY: WRITE, then atomically add @value to the 8-byte
+ *	aligned notify word at remote address @compare, after all the data
+ *	is visible; @result is the notify word's old value
+ * @UBFAB_OP_ATOMIC: the atomic @aux (enum ubfab_atomic) on the 8 aligned
+ *	bytes at @remote with operand @value (and @compare for CAS); @result
+ *	is the old value
+ * @UBFAB_OP_COPY: copy @length bytes within the entity's memory, from
+ *	local address @value to @local (the ranges may not overlap)
+ * @UBFAB_OP_FILL: set @length bytes at @local to the byte @aux (< 256)
+ * @UBFAB_OP_EVENT_RECORD: add one to event counter @aux of the entity
+ *	file; @result is the new count
+ * @UBFAB_OP_EVENT_WAIT: hold the queue until event counter @aux reaches
+ *	@value; @result is the count seen
+ * @UBFAB_OP_WAIT_VALUE: hold the queue until the 8-byte aligned word at
+ *	@local compares to @value as @aux (enum ubfab_wait) says; @result is
+ *	the value seen
+ *
+ * EVENT_WAIT and WAIT_VALUE give up after @timeout_ms (0: never) with
+ * UBFAB_CQE_TIMEOUT. Fields an opcode does not use must be 0.
+ */
+enum ubfab_op {
+	UBFAB_OP_NOP = 0,
+	UBFAB_OP_WRITE = 1,
+	UBFAB_OP_READ = 2,
+	UBFAB_OP_WRITE_NOTIFY = 3,
+	UBFAB_OP_ATOMIC = 4,
+	UBFAB_OP_COPY = 5,
+	UBFAB_OP_FILL = 6,
+	UBFAB_OP_EVENT_RECORD = 7,
+	UBFAB_OP_EVENT_WAIT = 8,
+	UBFAB_OP_WAIT_VALUE = 9,
+};
+
+/**
+ * enum ubfab_atomic - UBFAB_OP_ATOMIC's operation, in struct ubfab_sqe.aux
+ * @UBFAB_ATOMIC_CAS: store @value if the word equals @compare
+ * @UBFAB_ATOMIC_SWAP: store @value
+ * @UBFAB_ATOMIC_FETCH_ADD: add @value
+ * @UBFAB_ATOMIC_FETCH_AND: and with @value
+ * @UBFAB_ATOMIC_FETCH_OR: or with @value
+ * @UBFAB_ATOMIC_FETCH_XOR: exclusive-or with @value
+ */
+enum ubfab_atomic {
+	UBFAB_ATOMIC_CAS = 0,
+	UBFAB_ATOMIC_SWAP = 1,
+	UBFAB_ATOMIC_FETCH_ADD = 2,
+	UBFAB_ATOMIC_FETCH_AND = 3,
+	UBFAB_ATOMIC_FETCH_OR = 4,
+	UBFAB_ATOMIC_FETCH_XOR = 5,
+};
+
+/**
+ * enum ubfab_wait - UBFAB_OP_WAIT_VALUE's comparison, in struct ubfab_sqe.aux
+ * @UBFAB_WAIT_GE: until the word, unsigned, is >= @value
+ * @UBFAB_WAIT_EQ: until the word equals @value
+ */
+enum ubfab_wait {
+	UBFAB_WAIT_GE = 0,
+	UBFAB_WAIT_EQ = 1,
+};
+
+/* struct ubfab_sqe flags */
+#define UBFAB_SQE_FENCE		_BITUL(0)	/* after all earlier entries */
+#define UBFAB_SQE_SIGNAL	_BITUL(1)	/* complete in a SELECTIVE queue */
+#define UBFAB_SQE_FLAGS		(UBFAB_SQE_FENCE | UBFAB_SQE_SIGNAL)
+
+/**
+ * struct ubfab_sqe - one 64-byte submission entry
+ * @opcode: enum ubfab_op
+ * @flags: UBFAB_SQE_*
+ * @__reserved: must be 0
+ * @length: bytes, 1 .. UBFAB_SQE_MAX_LENGTH, for WRITE, READ, WRITE_NOTIFY,
+ *	COPY and FILL; else 0
+ * @user_data: copied into the completion
+ * @local: an address in the entity's memory
+ * @remote: an address in an import (mmap_offset + offset in the segment)
+ * @value: operand; see enum ubfab_op
+ * @compare: CAS compare value; WRITE_NOTIFY notify word's remote address
+ * @aux: atomic operation, wait comparison, event number or fill byte
+ * @timeout_ms: EVENT_WAIT and WAIT_VALUE: time-out, 0 for none
+ */
+struct ubfab_sqe {
+	__u8 opcode;
+	__u8 flags;
+	__u16 __reserved;
+	__u32 length;
+	__u64 user_data;
+	__u64 local;
+	__u64 remote;
+	__u64 value;
+	__u64 compare;
+	__u32 aux;
+	__u32 timeout_ms;
+};
+
+/**
+ * enum ubfab_cqe_status - how an entry ended (struct ubfab_cqe.status)
+ * @UBFAB_CQE_OK: done
+ * @UBFAB_CQE_BAD_OPCODE: unknown opcode
+ * @UBFAB_CQE_BAD_ENTRY: reserved field or unused field not 0, unknown
+ *	flag, bad length, alignment, atomic operation, comparison, event
+ *	number or fill byte
+ * @UBFAB_CQE_LOCAL_RANGE: the local range is not within one allocation of
+ *	the queue's entity file
+ * @UBFAB_CQE_NO_IMPORT: the remote address names no import of that file
+ * @UBFAB_CQE_REMOTE_RANGE: the remote range goes beyond the segment
+ * @UBFAB_CQE_ACCESS: the import lacks the right the op needs
+ * @UBFAB_CQE_REVOKED: the segment was revoked
+ * @UBFAB_CQE_NO_ROUTE: no plane connects the two entities: every plane or
+ *	one of the two ports into it is down
+ * @UBFAB_CQE_TIMEOUT: EVENT_WAIT or WAIT_VALUE timed out
+ * @UBFAB_CQE_NOMEM: a page of the target could not be allocated
+ * @UBFAB_CQE_FLUSHED: not run: the queue was in the error state
+ */
+enum ubfab_cqe_status {
+	UBFAB_CQE_OK = 0,
+	UBFAB_CQE_BAD_OPCODE = 1,
+	UBFAB_CQE_BAD_ENTRY = 2,
+	UBFAB_CQE_LOCAL_RANGE = 3,
+	UBFAB_CQE_NO_IMPORT = 4,
+	UBFAB_CQE_REMOTE_RANGE = 5,
+	UBFAB_CQE_ACCESS = 6,
+	UBFAB_CQE_REVOKED = 7,
+	UBFAB_CQE_NO_ROUTE = 8,
+	UBFAB_CQE_TIMEOUT = 9,
+	UBFAB_CQE_NOMEM = 10,
+	UBFAB_CQE_FLUSHED = 11,
+};
+
+/**
+ * struct ubfab_cqe - one 32-byte completion entry
+ * @user_data: the entry's user_data
+ * @result: old value (ATOMIC, WRITE_NOTIFY), count or value seen
+ *	(EVENT_*, WAIT_VALUE); else 0
+ * @model_ns: reserved for the fabric model's completion time; 0 for now
+ * @bytes: bytes moved
+ * @status: enum ubfab_cqe_status
+ * @opcode: the entry's opcode
+ * @__reserved: 0
+ */
+struct ubfab_cqe {
+	__u64 user_data;
+	__u64 result;
+	__u64 model_ns;
+	__u32 bytes;
+	__u16 status;
+	__u8 opcode;
+	__u8 __reserved;
+};
+
+/*
+ * Queue ioctls, on the queue's file descriptor; each takes 0 as argument
+ * (EINVAL otherwise).
+ * UBFAB_IOCTL_QUEUE_DOORBELL: look at the SQ tail now. Returns 0, or
+ *	EIO when the queue is in the error state (entries still flush).
+ * UBFAB_IOCTL_QUEUE_RESET: take the queue out of the error state once
+ *	every entry posted so far has completed (flushed); entries posted
+ *	after it run normally. Returns 0 (also when not in error).
+ */
+enum {
+	UBFAB_CMD_QUEUE_CREATE = 0x90,
+	UBFAB_CMD_QUEUE_DOORBELL,
+	UBFAB_CMD_QUEUE_RESET,
+};
+
+#define UBFAB_IOCTL_QUEUE_CREATE _IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_CREATE)
+#define UBFAB_IOCTL_QUEUE_DOORBELL _IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_DOORBELL)
+#define UBFAB_IOCTL_QUEUE_RESET	_IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_RESET)
+
 #endif /* _UAPI_LINUX_UBFAB_H */
