@@ -457,9 +457,9 @@ struct ubfab_event {
  * lie in an allocation of the file that created the queue. "remote" is an
  * address in an import of that file: the import's mmap_offset (from
  * UBFAB_IOCTL_SEG_IMPORT) plus a byte offset into the segment. Rights are
- * checked on every entry: WRITE and the notify word of WRITE_NOTIFY need
- * UBFAB_SEG_WRITE, READ needs UBFAB_SEG_READ, ATOMIC and the notify add
- * need UBFAB_SEG_ATOMIC, each granted at import.
+ * checked on every entry: WRITE and the data of WRITE_NOTIFY need
+ * UBFAB_SEG_WRITE, READ needs UBFAB_SEG_READ, ATOMIC and the notify add of
+ * WRITE_NOTIFY need UBFAB_SEG_ATOMIC, each asked for and granted at import.
  *
  * Planes: a remote transfer (WRITE, READ, WRITE_NOTIFY, ATOMIC) crosses the
  * switching planes. It is cut into chunks of UBFAB_PLANE_CHUNK bytes, dealt
@@ -555,7 +555,8 @@ struct ubfab_queue_create {
  * @UBFAB_OP_WRITE: copy @length bytes from @local to @remote
  * @UBFAB_OP_READ: copy @length bytes from @remote to @local
  * @UBFAB_OP_WRITE_NOTIFY: WRITE, then atomically add @value to the 8-byte
- *	aligned notify word at remote address @compare, after all the data
+ *	aligned notify word at remote address @notify (in the same or
+ *	another import), after all the data
  *	is visible; @result is the notify word's old value
  * @UBFAB_OP_ATOMIC: the atomic @aux (enum ubfab_atomic) on the 8 aligned
  *	bytes at @remote with operand @value (and @compare for CAS); @result
@@ -631,7 +632,8 @@ enum ubfab_wait {
  * @local: an address in the entity's memory
  * @remote: an address in an import (mmap_offset + offset in the segment)
  * @value: operand; see enum ubfab_op
- * @compare: CAS compare value; WRITE_NOTIFY notify word's remote address
+ * @compare: CAS compare value
+ * @notify: WRITE_NOTIFY: remote address of the notify word
  * @aux: atomic operation, wait comparison, event number or fill byte
  * @timeout_ms: EVENT_WAIT and WAIT_VALUE: time-out, 0 for none
  */
@@ -645,6 +647,7 @@ struct ubfab_sqe {
 	__u64 remote;
 	__u64 value;
 	__u64 compare;
+	__u64 notify;
 	__u32 aux;
 	__u32 timeout_ms;
 };
