@@ -772,6 +772,212 @@ TEST_F_TIMEOUT(mem, thousands_of_segments, UBFAB_TEST_SLOW)
 	EXPECT_EQ(-ENOENT, seg_unexport(self->npu0, tids[1]));
 }
 
+/*
+ * Owners publish segments on a shared board and revoke them every way they
+ * can while importers on every entity import, map and read them. Whatever
+ * an importer reads must be its owner's current fill pattern: a revoked
+ * window gives SIGBUS or a refused import, never stale or foreign data.
+ */
+enum { CHURN_OWNERS = 4, CHURN_IMPORTERS = 4, CHURN_PAGES = 4 };
+
+struct churn_slot {
+	uint32_t seq;		/* odd while the owner rewrites the slot */
+	uint32_t eid;
+	uint32_t tid;
+	uint32_t value;
+	uint64_t sig;		/* every word of the segment holds this */
+};
+
+struct churn_board {
+	struct churn_slot slot[CHURN_OWNERS];
+	uint64_t verified;	/* pages read back whole and right */
+	uint64_t revoked;	/* reads that got SIGBUS */
+	uint64_t refused;	/* imports or mmaps of revoked segments */
+	uint64_t bad;		/* anything else: must stay 0 */
+	int stop;
+};
+
+static const char *const churn_names[] = { "npu0", "npu1", "cpu0" };
+
+static void churn_publish(struct churn_slot *s, uint32_t eid, uint32_t tid,
+			  uint32_t value, uint64_t sig)
+{
+	uint32_t seq = s->seq;
+
+	__atomic_store_n(&s->seq, seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	s->eid = eid;
+	s->tid = tid;
+	s->value = value;
+	s->sig = sig;
+	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+static bool churn_read(struct churn_slot *s, struct churn_slot *out)
+{
+	uint32_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+
+	if (!seq || seq & 1)
+		return false;
+	out->eid = s->eid;
+	out->tid = s->tid;
+	out->value = s->value;
+	out->sig = s->sig;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq;
+}
+
+static void churn_count(uint64_t *counter)
+{
+	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+}
+
+static void churn_owner(struct churn_board *b, int k)
+{
+	uint32_t eid = k % 3, gen, tid, value;
+	uint64_t off, sig, *p;
+	size_t len = CHURN_PAGES * PAGE, i;
+	int fd = -1;
+
+	srand(k + 1);
+	for (gen = 1; !__atomic_load_n(&b->stop, __ATOMIC_RELAXED); gen++) {
+		if (fd < 0)
+			fd = dev_open(churn_names[eid]);
+		if (fd < 0 || mem_alloc(fd, len, &off))
+			_exit(1);
+		p = map(fd, off, len, PROT_READ | PROT_WRITE);
+		if (p == MAP_FAILED)
+			_exit(1);
+		sig = (uint64_t)(k + 1) << 56 | gen;
+		for (i = 0; i < len / 8; i++)
+			p[i] = sig;
+		value = (uint32_t)k << 28 ^ gen * 2654435761u;
+		if (seg_export(fd, off, len, UBFAB_SEG_READ, value, &tid))
+			_exit(1);
+		churn_publish(&b->slot[k], eid, tid, value, sig);
+		usleep(rand() % 2000);
+		munmap(p, len);
+		switch (rand() % 4) {
+		case 0:
+			if (seg_unexport(fd, tid))
+				_exit(1);
+			/* fall through */
+		case 1:
+			if (mem_free(fd, off))
+				_exit(1);
+			break;
+		case 2:
+			close(fd);
+			fd = -1;
+			break;
+		default:
+			if (seg_unexport(fd, tid))
+				_exit(1);
+			usleep(rand() % 1000);
+			if (mem_free(fd, off))
+				_exit(1);
+		}
+	}
+	_exit(0);
+}
+
+static sigjmp_buf churn_env;
+
+static void churn_sigbus(int sig)
+{
+	siglongjmp(churn_env, 1);
+}
+
+static void churn_importer(struct churn_board *b, int j)
+{
+	struct sigaction sa = { .sa_handler = churn_sigbus };
+	struct ubfab_seg_unimport u = { .size = sizeof(u) };
+	size_t len = CHURN_PAGES * PAGE;
+	struct ubfab_seg_import imp;
+	struct churn_slot s;
+	volatile uint64_t *p;
+	int fd, err;
+	size_t i;
+
+	fd = dev_open(churn_names[j % 3]);
+	if (fd < 0)
+		_exit(1);
+	sigaction(SIGBUS, &sa, NULL);
+	srand(100 + j);
+	while (!__atomic_load_n(&b->stop, __ATOMIC_RELAXED)) {
+		if (!churn_read(&b->slot[rand() % CHURN_OWNERS], &s))
+			continue;
+		err = seg_import(fd, s.eid, s.tid, s.value, UBFAB_SEG_READ,
+				 &imp);
+		if (err) {
+			churn_count(err == -ENOENT || err == -EACCES ?
+				    &b->refused : &b->bad);
+			continue;
+		}
+		p = map(fd, imp.mmap_offset, len, PROT_READ);
+		if (p == MAP_FAILED) {
+			churn_count(errno == ENODEV ? &b->refused : &b->bad);
+		} else {
+			if (sigsetjmp(churn_env, 1)) {
+				churn_count(&b->revoked);
+			} else {
+				for (i = 0; i < len / 8; i++) {
+					if (p[i] != s.sig)
+						break;
+				}
+				churn_count(i == len / 8 ? &b->verified :
+					    &b->bad);
+			}
+			munmap((void *)p, len);
+		}
+		u.mmap_offset = imp.mmap_offset;
+		if (ioctl(fd, UBFAB_IOCTL_SEG_UNIMPORT, &u))
+			churn_count(&b->bad);
+	}
+	_exit(0);
+}
+
+TEST_F(mem, concurrent_churn)
+{
+	pid_t pids[CHURN_OWNERS + CHURN_IMPORTERS];
+	struct churn_board *b;
+	int i, status;
+
+	b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, b);
+	for (i = 0; i < CHURN_OWNERS + CHURN_IMPORTERS; i++) {
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (pids[i] == 0) {
+			if (i < CHURN_OWNERS)
+				churn_owner(b, i);
+			churn_importer(b, i - CHURN_OWNERS);
+		}
+	}
+	sleep(3);
+	__atomic_store_n(&b->stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < CHURN_OWNERS + CHURN_IMPORTERS; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	TH_LOG("verified %llu, SIGBUS %llu, refused %llu, bad %llu",
+	       (unsigned long long)b->verified,
+	       (unsigned long long)b->revoked,
+	       (unsigned long long)b->refused, (unsigned long long)b->bad);
+	EXPECT_EQ(0, b->bad);
+	EXPECT_LT(0, b->verified);
+	EXPECT_LT(0, b->revoked + b->refused);
+	munmap(b, sizeof(*b));
+
+	/* Nothing is left behind: the module goes once the fixture's go. */
+	close(self->npu0);
+	close(self->npu1);
+	self->npu0 = self->npu1 = -1;
+	EXPECT_EQ(0, ubfab_unload());
+}
+
 TEST_F(mem, ioctl_abi)
 {
 	struct {
