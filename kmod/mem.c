@@ -105,12 +105,19 @@ static struct mem_cgroup *ubfab_window_memcg(struct ubfab_window *win)
 	return win->parent ? win->parent->memcg : win->memcg;
 }
 
-/*
- * The page at @idx of @win's owner, allocated on first touch.
- * Context: @win->owner->mem_lock held shared; concurrent faults on the same
- * page agree on one page through xa_cmpxchg().
+/**
+ * ubfab_mem_page() - a page of a window's owner, allocated on first touch
+ * @win: a window the page lies in; it names the memory cgroup to charge
+ * @idx: the page, as a page offset in @win->owner's memory
+ *
+ * Used by faults and by the queue data path (xfer.c).
+ *
+ * Context: @win->owner->mem_lock held shared and @win not revoked;
+ * concurrent callers on the same page agree on one page through
+ * xa_cmpxchg().
+ * Return: the page, owned by the owner's @pages, or NULL when out of memory.
  */
-static struct page *ubfab_mem_page(struct ubfab_window *win, pgoff_t idx)
+struct page *ubfab_mem_page(struct ubfab_window *win, pgoff_t idx)
 {
 	struct xarray *pages = &win->owner->pages;
 	struct mem_cgroup *old;

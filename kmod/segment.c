@@ -295,7 +295,7 @@ static void ubfab_import_destroy(struct ubfab_import *imp)
 }
 
 /* The window number of an import's mmap offset, or -1. */
-static long ubfab_import_id(u64 offset)
+long ubfab_import_id(u64 offset)
 {
 	if (offset < UBFAB_IMPORT_BASE || offset % UBFAB_MAX_MEM)
 		return -1;

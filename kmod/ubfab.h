@@ -376,6 +376,7 @@ struct ubfab_window *ubfab_window_create(struct ubfab_entity *owner,
 					 pgoff_t first, pgoff_t npages,
 					 bool writable);
 void ubfab_window_put(struct ubfab_window *win);
+struct page *ubfab_mem_page(struct ubfab_window *win, pgoff_t idx);
 void ubfab_window_revoke(struct ubfab_window *win,
 			 struct address_space *mapping);
 int ubfab_mem_map_window(struct vm_area_struct *vma, struct ubfab_window *win);
@@ -385,6 +386,7 @@ int ubfab_seg_export(struct ubfab_file *file, struct ubfab_seg_export *arg);
 int ubfab_seg_unexport(struct ubfab_file *file, u32 token_id);
 int ubfab_seg_import(struct ubfab_file *file, struct ubfab_seg_import *arg);
 int ubfab_seg_unimport(struct ubfab_file *file, u64 mmap_offset);
+long ubfab_import_id(u64 offset);
 int ubfab_seg_mmap(struct ubfab_file *file, struct vm_area_struct *vma);
 void ubfab_seg_revoke_range(struct ubfab_entity *owner, pgoff_t first,
 			    pgoff_t npages, u32 reason);
@@ -394,6 +396,12 @@ void ubfab_seg_drop_imports(struct ubfab_file *file);
 u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
 		       u32 *plane_cursor, u64 *result, u32 *bytes);
 u16 ubfab_xfer_load_local(struct ubfab_file *file, u64 local, u64 *val);
+/* xfer.c's routing and chunk arithmetic, exposed for its KUnit suite */
+#define UBFAB_XFER_NO_PLANE	U32_MAX
+u32 ubfab_xfer_pick_plane(u32 usable, u32 nr_planes, u32 *next);
+u32 ubfab_xfer_chunk_len(u32 length, u32 done);
+u32 ubfab_xfer_npages(u64 addr, u32 len);
+bool ubfab_xfer_range_ok(u64 off, u64 len, u64 size);
 
 /* event.c */
 void ubfab_event_init(struct ubfab_file *file);

@@ -692,7 +692,9 @@ enum ubfab_cqe_status {
  * @result: old value (ATOMIC, WRITE_NOTIFY), count or value seen
  *	(EVENT_*, WAIT_VALUE); else 0
  * @model_ns: reserved for the fabric model's completion time; 0 for now
- * @bytes: bytes moved
+ * @bytes: bytes moved: the entry's length when a data entry succeeds,
+ *	8 for ATOMIC (WRITE_NOTIFY's notify add is not counted); when one
+ *	fails, the bytes of the chunks it completed before failing
  * @status: enum ubfab_cqe_status
  * @opcode: the entry's opcode
  * @__reserved: 0

@@ -1,0 +1,774 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ubfab queue data path: what the queue engine (queue.c) runs for the
+ * entries that move data: WRITE, READ, WRITE_NOTIFY and ATOMIC into and
+ * out of imported segments, COPY and FILL within the entity's memory, and
+ * the load of WAIT_VALUE. It owns the checks of their fields, addresses and
+ * rights, the routing of remote transfers over the planes and the traffic
+ * counters of ports and planes. Entries arrive already copied into kernel
+ * memory, opcode, flags and __reserved checked; everything else in them is
+ * hostile.
+ *
+ * Locking. Pages are touched only through the owner's @pages with the
+ * owner's mem_lock held shared (revocation frees them with it held
+ * exclusive), and this file never holds two mem_locks at once, not even
+ * of one entity (a loopback import), since they share a lock class. A
+ * remote transfer is cut into chunks of at most UBFAB_PLANE_CHUNK bytes;
+ * for each chunk:
+ *
+ *   1. under the local mem_lock shared: find the allocation holding the
+ *      local range (LOCAL_RANGE when it is gone, e.g. freed by another
+ *      thread), take a reference on each of its pages (get_page()),
+ *      allocating them if they are the destination; drop the lock.
+ *   2. under the remote owner's mem_lock shared: check the import's window
+ *      is not revoked (REVOKED otherwise: the exporter's old pages are
+ *      never touched once revoked), resolve its pages and copy. Drop it.
+ *   3. put the local pages. A local page freed meanwhile lives on until
+ *      this put, so the copy never touches memory someone else owns.
+ *
+ * COPY and FILL take only the local mem_lock shared for each chunk. An
+ * import is looked up under the file's imports_lock, which pins it, and its
+ * window is referenced before that lock is dropped (lock order: imports_lock
+ * then a mem_lock). The lock is dropped and cond_resched() called between
+ * chunks, so a transfer of UBFAB_SQE_MAX_LENGTH bytes holds no lock long.
+ * Untouched source pages read as zeros and are not allocated.
+ *
+ * Memory ordering. WRITE_NOTIFY's data is stored (memcpy through
+ * kmap_local_page()) before the notify add, which is atomic64_fetch_add():
+ * a value-returning atomic, fully ordered (Documentation/atomic_t.txt), so
+ * it acts as smp_mb() before the add. A receiver that reads the new notify
+ * value with acquire semantics (or a relaxed load followed by an acquire
+ * fence) through its own mapping then sees all the data. ATOMIC uses the
+ * same atomic64_*() operations on the page itself, so it is atomic against
+ * user-space atomics on that memory on any CPU. WAIT_VALUE's load is an
+ * acquire, so entries after it see what was written before the value.
+ *
+ * Planes. Each chunk goes over the first plane, from the transfer's
+ * current position round-robin, that is up and whose ports on both
+ * entities are up, as read at the start of that chunk (a state change
+ * mid-transfer affects the chunks after it). The start position is the
+ * queue's plane cursor, which every remote entry advances by one.
+ */
+#include <linux/highmem.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+
+#include "ubfab.h"
+
+/* Most pages a chunk of UBFAB_PLANE_CHUNK bytes at any offset touches. */
+#define UBFAB_XFER_PAGES	(DIV_ROUND_UP(UBFAB_PLANE_CHUNK, PAGE_SIZE) + 1)
+
+/* Fields of struct ubfab_sqe that an opcode uses; the others must be 0. */
+#define UBFAB_XFER_LENGTH	BIT(0)
+#define UBFAB_XFER_LOCAL	BIT(1)
+#define UBFAB_XFER_REMOTE	BIT(2)
+#define UBFAB_XFER_VALUE	BIT(3)
+#define UBFAB_XFER_COMPARE	BIT(4)
+#define UBFAB_XFER_NOTIFY	BIT(5)
+#define UBFAB_XFER_AUX		BIT(6)
+
+static const u8 ubfab_xfer_fields[] = {
+	[UBFAB_OP_WRITE] = UBFAB_XFER_LENGTH | UBFAB_XFER_LOCAL |
+			   UBFAB_XFER_REMOTE,
+	[UBFAB_OP_READ] = UBFAB_XFER_LENGTH | UBFAB_XFER_LOCAL |
+			  UBFAB_XFER_REMOTE,
+	[UBFAB_OP_WRITE_NOTIFY] = UBFAB_XFER_LENGTH | UBFAB_XFER_LOCAL |
+				  UBFAB_XFER_REMOTE | UBFAB_XFER_VALUE |
+				  UBFAB_XFER_NOTIFY,
+	[UBFAB_OP_ATOMIC] = UBFAB_XFER_REMOTE | UBFAB_XFER_VALUE |
+			    UBFAB_XFER_COMPARE | UBFAB_XFER_AUX,
+	[UBFAB_OP_COPY] = UBFAB_XFER_LENGTH | UBFAB_XFER_LOCAL |
+			  UBFAB_XFER_VALUE,
+	[UBFAB_OP_FILL] = UBFAB_XFER_LENGTH | UBFAB_XFER_LOCAL |
+			  UBFAB_XFER_AUX,
+};
+
+/**
+ * ubfab_xfer_pick_plane() - the plane the next chunk of a transfer takes
+ * @usable: bit p set when plane p may carry it
+ * @nr_planes: planes in the fabric; bits of @usable at or above it are
+ *	ignored
+ * @next: where the round-robin stands, taken modulo @nr_planes; moved past
+ *	the plane picked
+ *
+ * Return: the first usable plane at or after *@next, wrapping around, or
+ * UBFAB_XFER_NO_PLANE (*@next unchanged).
+ */
+u32 ubfab_xfer_pick_plane(u32 usable, u32 nr_planes, u32 *next)
+{
+	u32 i, p;
+
+	for (i = 0; i < nr_planes; i++) {
+		p = (*next % nr_planes + i) % nr_planes;
+		if (usable & BIT(p)) {
+			*next = (p + 1) % nr_planes;
+			return p;
+		}
+	}
+	return UBFAB_XFER_NO_PLANE;
+}
+
+/**
+ * ubfab_xfer_chunk_len() - the length of the next chunk of a transfer
+ * @length: bytes in the transfer
+ * @done: bytes already sent, below @length
+ *
+ * Return: UBFAB_PLANE_CHUNK, or what is left when that is less.
+ */
+u32 ubfab_xfer_chunk_len(u32 length, u32 done)
+{
+	return min_t(u32, length - done, UBFAB_PLANE_CHUNK);
+}
+
+/**
+ * ubfab_xfer_npages() - how many pages a byte range touches
+ * @addr: first byte
+ * @len: bytes, at least 1; @addr + @len must not overflow
+ *
+ * Return: the number of pages from the one holding @addr to the one holding
+ * its last byte.
+ */
+u32 ubfab_xfer_npages(u64 addr, u32 len)
+{
+	return ((addr + len - 1) >> PAGE_SHIFT) - (addr >> PAGE_SHIFT) + 1;
+}
+
+/**
+ * ubfab_xfer_range_ok() - whether a range lies within a space
+ * @off: start of the range
+ * @len: its length
+ * @size: bytes in the space, which starts at 0
+ *
+ * Return: true when [@off, @off + @len) is inside [0, @size), without
+ * overflow.
+ */
+bool ubfab_xfer_range_ok(u64 off, u64 len, u64 size)
+{
+	u64 end;
+
+	return !check_add_overflow(off, len, &end) && end <= size;
+}
+
+/* Planes that connect @a and @b now: each plane and both ports up. */
+static u32 ubfab_xfer_usable(const struct ubfab_fabric *fabric,
+			     const struct ubfab_entity *a,
+			     const struct ubfab_entity *b)
+{
+	u32 p, usable = 0;
+
+	BUILD_BUG_ON(UBFAB_MAX_PLANES > 32);
+	for (p = 0; p < fabric->topo.planes; p++) {
+		if (READ_ONCE(fabric->planes[p].state) == UBFAB_STATE_UP &&
+		    READ_ONCE(a->ports[p].state) == UBFAB_STATE_UP &&
+		    READ_ONCE(b->ports[p].state) == UBFAB_STATE_UP)
+			usable |= BIT(p);
+	}
+	return usable;
+}
+
+/**
+ * struct ubfab_xfer - one entry being executed
+ * @file: the queue's entity file
+ * @fabric: its fabric
+ * @next: round-robin position of the next chunk
+ * @moved: data bytes moved so far
+ */
+struct ubfab_xfer {
+	struct ubfab_file *file;
+	struct ubfab_fabric *fabric;
+	u32 next;
+	u32 moved;
+};
+
+/*
+ * Choose the plane of the next chunk from @x to @peer and move the
+ * round-robin past it. Return: the plane, or UBFAB_XFER_NO_PLANE.
+ */
+static u32 ubfab_xfer_route(struct ubfab_xfer *x, struct ubfab_entity *peer)
+{
+	u32 usable = ubfab_xfer_usable(x->fabric, x->file->entity, peer);
+
+	return ubfab_xfer_pick_plane(usable, x->fabric->topo.planes, &x->next);
+}
+
+/* Count one chunk of @bytes from @tx to @rx over @plane. */
+static void ubfab_xfer_count(struct ubfab_fabric *fabric, u32 plane,
+			     struct ubfab_entity *tx, struct ubfab_entity *rx,
+			     u32 bytes)
+{
+	struct ubfab_stats *txs = &tx->ports[plane].stats;
+	struct ubfab_stats *rxs = &rx->ports[plane].stats;
+	struct ubfab_stats *ps = &fabric->planes[plane].stats;
+
+	atomic64_add(bytes, &txs->tx_bytes);
+	atomic64_inc(&txs->tx_ops);
+	atomic64_add(bytes, &rxs->rx_bytes);
+	atomic64_inc(&rxs->rx_ops);
+	atomic64_add(bytes, &ps->tx_bytes);
+	atomic64_inc(&ps->tx_ops);
+	atomic64_add(bytes, &ps->rx_bytes);
+	atomic64_inc(&ps->rx_ops);
+}
+
+/*
+ * The allocation of @file holding [@addr, @addr + @len), or NULL.
+ * Context: the file's entity's mem_lock held; the range is within the
+ * entity's memory.
+ */
+static struct ubfab_alloc *ubfab_xfer_find_alloc(struct ubfab_file *file,
+						 u64 addr, u32 len)
+{
+	return ubfab_mem_find_alloc(file, addr >> PAGE_SHIFT,
+				    ubfab_xfer_npages(addr, len));
+}
+
+/* Whether [@addr, @addr + @len) lies within one allocation of @file. */
+static u16 ubfab_xfer_check_local(struct ubfab_file *file, u64 addr, u32 len)
+{
+	struct ubfab_entity *entity = file->entity;
+	struct ubfab_alloc *alloc;
+
+	if (!ubfab_xfer_range_ok(addr, len, entity->mem_size))
+		return UBFAB_CQE_LOCAL_RANGE;
+	down_read(&entity->mem_lock);
+	alloc = ubfab_xfer_find_alloc(file, addr, len);
+	up_read(&entity->mem_lock);
+	return alloc ? UBFAB_CQE_OK : UBFAB_CQE_LOCAL_RANGE;
+}
+
+/**
+ * struct ubfab_xfer_remote - a remote range, resolved
+ * @win: the import's window, referenced
+ * @addr: first byte, as an address in @win->owner's memory
+ */
+struct ubfab_xfer_remote {
+	struct ubfab_window *win;
+	u64 addr;
+};
+
+/*
+ * Resolve the remote range [@raddr, @raddr + @len) for an op needing
+ * @right, checking each in the order of enum ubfab_cqe_status. On success
+ * @r holds a reference on the window, dropped with ubfab_window_put().
+ */
+static u16 ubfab_xfer_get_remote(struct ubfab_file *file, u64 raddr, u32 len,
+				 u32 right, struct ubfab_xfer_remote *r)
+{
+	long id = ubfab_import_id(raddr & ~(UBFAB_MAX_MEM - 1));
+	u64 off = raddr & (UBFAB_MAX_MEM - 1);
+	struct ubfab_import *imp;
+	struct ubfab_window *win;
+	u16 status;
+
+	if (id < 0)
+		return UBFAB_CQE_NO_IMPORT;
+	mutex_lock(&file->imports_lock);
+	imp = xa_load(&file->imports, id);
+	if (!imp) {
+		status = UBFAB_CQE_NO_IMPORT;
+		goto out_unlock;
+	}
+	win = imp->win;
+	if (!ubfab_xfer_range_ok(off, len, (u64)win->npages << PAGE_SHIFT)) {
+		status = UBFAB_CQE_REMOTE_RANGE;
+		goto out_unlock;
+	}
+	if (!(imp->rights & right)) {
+		status = UBFAB_CQE_ACCESS;
+		goto out_unlock;
+	}
+	down_read(&win->owner->mem_lock);
+	status = win->revoked ? UBFAB_CQE_REVOKED : UBFAB_CQE_OK;
+	up_read(&win->owner->mem_lock);
+	if (status)
+		goto out_unlock;
+	kref_get(&win->ref);
+	r->win = win;
+	r->addr = ((u64)win->first << PAGE_SHIFT) + off;
+out_unlock:
+	mutex_unlock(&file->imports_lock);
+	return status;
+}
+
+/*
+ * Take a reference on each page under [@addr, @addr + @len) of @win's
+ * owner into @pages. A destination (@alloc) gets its untouched pages
+ * allocated; a source leaves them NULL, to read as zeros.
+ * Context: @win->owner->mem_lock held shared, @win not revoked.
+ * Return: OK, or NOMEM with no reference held.
+ */
+static u16 ubfab_xfer_get_pages(struct ubfab_window *win, u64 addr, u32 len,
+				bool alloc, struct page **pages)
+{
+	u32 i, n = ubfab_xfer_npages(addr, len);
+	pgoff_t first = addr >> PAGE_SHIFT;
+
+	for (i = 0; i < n; i++) {
+		if (alloc)
+			pages[i] = ubfab_mem_page(win, first + i);
+		else
+			pages[i] = xa_load(&win->owner->pages, first + i);
+		if (pages[i])
+			get_page(pages[i]);
+		else if (alloc)
+			goto err_put_pages;
+	}
+	return UBFAB_CQE_OK;
+
+err_put_pages:
+	while (i--)
+		put_page(pages[i]);
+	return UBFAB_CQE_NOMEM;
+}
+
+static void ubfab_xfer_put_pages(struct page **pages, u64 addr, u32 len)
+{
+	u32 i, n = ubfab_xfer_npages(addr, len);
+
+	for (i = 0; i < n; i++) {
+		if (pages[i])
+			put_page(pages[i]);
+	}
+}
+
+/*
+ * Copy @len bytes from the pages @src of the range at @saddr to the pages
+ * @dst of the range at @daddr; a NULL source page reads as zeros. With
+ * @src NULL, fill with the byte @fill instead.
+ */
+static void ubfab_xfer_copy(struct page **dst, u64 daddr, struct page **src,
+			    u64 saddr, u32 len, int fill)
+{
+	u32 doff = offset_in_page(daddr), soff = offset_in_page(saddr);
+	u32 n;
+
+	while (len) {
+		void *d = kmap_local_page(*dst);
+
+		n = min_t(u32, len, PAGE_SIZE - max(doff, soff));
+		if (src && *src) {
+			void *s = kmap_local_page(*src);
+
+			memcpy(d + doff, s + soff, n);
+			kunmap_local(s);
+		} else {
+			memset(d + doff, src ? 0 : fill, n);
+		}
+		kunmap_local(d);
+		flush_dcache_page(*dst);
+
+		len -= n;
+		doff += n;
+		soff += n;
+		if (doff == PAGE_SIZE) {
+			doff = 0;
+			dst++;
+		}
+		if (soff == PAGE_SIZE) {
+			soff = 0;
+			if (src)
+				src++;
+		}
+	}
+}
+
+/*
+ * Move one chunk between the local range at @local and the remote one at
+ * @raddr of @r's window: to the remote side if @write, else from it.
+ */
+static u16 ubfab_xfer_chunk(struct ubfab_file *file, u64 local,
+			    struct ubfab_window *rwin, u64 raddr, u32 len,
+			    bool write)
+{
+	struct page *lpages[UBFAB_XFER_PAGES], *rpages[UBFAB_XFER_PAGES];
+	struct ubfab_entity *entity = file->entity;
+	struct ubfab_alloc *alloc;
+	u16 status;
+
+	down_read(&entity->mem_lock);
+	alloc = ubfab_xfer_find_alloc(file, local, len);
+	if (alloc)
+		status = ubfab_xfer_get_pages(alloc->win, local, len, !write,
+					      lpages);
+	else
+		status = UBFAB_CQE_LOCAL_RANGE;
+	up_read(&entity->mem_lock);
+	if (status)
+		return status;
+
+	down_read(&rwin->owner->mem_lock);
+	if (rwin->revoked)
+		status = UBFAB_CQE_REVOKED;
+	else
+		status = ubfab_xfer_get_pages(rwin, raddr, len, write, rpages);
+	if (!status) {
+		if (write)
+			ubfab_xfer_copy(rpages, raddr, lpages, local, len, 0);
+		else
+			ubfab_xfer_copy(lpages, local, rpages, raddr, len, 0);
+		ubfab_xfer_put_pages(rpages, raddr, len);
+	}
+	up_read(&rwin->owner->mem_lock);
+
+	ubfab_xfer_put_pages(lpages, local, len);
+	return status;
+}
+
+/* WRITE (@write) or READ of @length bytes between @local and @r. */
+static u16 ubfab_xfer_data(struct ubfab_xfer *x, u64 local,
+			   const struct ubfab_xfer_remote *r, u32 length,
+			   bool write)
+{
+	struct ubfab_entity *entity = x->file->entity, *peer = r->win->owner;
+	u32 len, plane;
+	u16 status;
+
+	for (; x->moved < length; x->moved += len) {
+		len = ubfab_xfer_chunk_len(length, x->moved);
+		plane = ubfab_xfer_route(x, peer);
+		if (plane == UBFAB_XFER_NO_PLANE)
+			return UBFAB_CQE_NO_ROUTE;
+		status = ubfab_xfer_chunk(x->file, local + x->moved, r->win,
+					  r->addr + x->moved, len, write);
+		if (status)
+			return status;
+		if (write)
+			ubfab_xfer_count(x->fabric, plane, entity, peer, len);
+		else
+			ubfab_xfer_count(x->fabric, plane, peer, entity, len);
+		cond_resched();
+	}
+	return UBFAB_CQE_OK;
+}
+
+/* The 64-bit atomic @op (enum ubfab_atomic) on @v; returns the old value. */
+static u64 ubfab_xfer_apply(atomic64_t *v, u32 op, u64 value, u64 compare)
+{
+	switch (op) {
+	case UBFAB_ATOMIC_CAS:
+		return atomic64_cmpxchg(v, compare, value);
+	case UBFAB_ATOMIC_SWAP:
+		return atomic64_xchg(v, value);
+	case UBFAB_ATOMIC_FETCH_ADD:
+		return atomic64_fetch_add(value, v);
+	case UBFAB_ATOMIC_FETCH_AND:
+		return atomic64_fetch_and(value, v);
+	case UBFAB_ATOMIC_FETCH_OR:
+		return atomic64_fetch_or(value, v);
+	default:
+		return atomic64_fetch_xor(value, v);
+	}
+}
+
+/*
+ * The atomic @op on the 8 aligned bytes of @r, one 8-byte chunk from the
+ * initiator to the owner; *@old gets the old value.
+ */
+static u16 ubfab_xfer_atomic(struct ubfab_xfer *x,
+			     const struct ubfab_xfer_remote *r, u32 op,
+			     u64 value, u64 compare, u64 *old)
+{
+	struct ubfab_entity *owner = r->win->owner;
+	struct page *page;
+	u16 status;
+	u32 plane;
+	void *p;
+
+	plane = ubfab_xfer_route(x, owner);
+	if (plane == UBFAB_XFER_NO_PLANE)
+		return UBFAB_CQE_NO_ROUTE;
+
+	down_read(&owner->mem_lock);
+	if (r->win->revoked) {
+		status = UBFAB_CQE_REVOKED;
+		goto out_unlock;
+	}
+	page = ubfab_mem_page(r->win, r->addr >> PAGE_SHIFT);
+	if (!page) {
+		status = UBFAB_CQE_NOMEM;
+		goto out_unlock;
+	}
+	p = kmap_local_page(page);
+	*old = ubfab_xfer_apply(p + offset_in_page(r->addr), op, value,
+				compare);
+	kunmap_local(p);
+	status = UBFAB_CQE_OK;
+out_unlock:
+	up_read(&owner->mem_lock);
+	if (!status)
+		ubfab_xfer_count(x->fabric, plane, x->file->entity, owner,
+				 sizeof(u64));
+	return status;
+}
+
+/* Whether the fields @sqe's opcode does not use are 0 and the rest sane. */
+static bool ubfab_xfer_entry_ok(const struct ubfab_sqe *sqe)
+{
+	u8 used = ubfab_xfer_fields[sqe->opcode];
+
+	if (sqe->opcode == UBFAB_OP_ATOMIC && sqe->aux != UBFAB_ATOMIC_CAS)
+		used &= ~UBFAB_XFER_COMPARE;
+	if (used & UBFAB_XFER_LENGTH ?
+	    !sqe->length || sqe->length > UBFAB_SQE_MAX_LENGTH : sqe->length)
+		return false;
+	if ((!(used & UBFAB_XFER_LOCAL) && sqe->local) ||
+	    (!(used & UBFAB_XFER_REMOTE) && sqe->remote) ||
+	    (!(used & UBFAB_XFER_VALUE) && sqe->value) ||
+	    (!(used & UBFAB_XFER_COMPARE) && sqe->compare) ||
+	    (!(used & UBFAB_XFER_NOTIFY) && sqe->notify) ||
+	    (!(used & UBFAB_XFER_AUX) && sqe->aux) || sqe->timeout_ms)
+		return false;
+
+	switch (sqe->opcode) {
+	case UBFAB_OP_WRITE_NOTIFY:
+		return IS_ALIGNED(sqe->notify, sizeof(u64));
+	case UBFAB_OP_ATOMIC:
+		return IS_ALIGNED(sqe->remote, sizeof(u64)) &&
+		       sqe->aux <= UBFAB_ATOMIC_FETCH_XOR;
+	case UBFAB_OP_FILL:
+		return sqe->aux <= U8_MAX;
+	default:
+		return true;
+	}
+}
+
+/* WRITE, READ or WRITE_NOTIFY. */
+static u16 ubfab_xfer_remote_data(struct ubfab_xfer *x,
+				  const struct ubfab_sqe *sqe, u64 *result)
+{
+	struct ubfab_entity *entity = x->file->entity;
+	bool write = sqe->opcode != UBFAB_OP_READ;
+	struct ubfab_xfer_remote r, n = {};
+	u16 status;
+
+	status = ubfab_xfer_check_local(x->file, sqe->local, sqe->length);
+	if (status)
+		return status;
+	status = ubfab_xfer_get_remote(x->file, sqe->remote, sqe->length,
+				       write ? UBFAB_SEG_WRITE : UBFAB_SEG_READ,
+				       &r);
+	if (status)
+		return status;
+	if (sqe->opcode == UBFAB_OP_WRITE_NOTIFY) {
+		status = ubfab_xfer_get_remote(x->file, sqe->notify,
+					       sizeof(u64), UBFAB_SEG_ATOMIC,
+					       &n);
+		if (status)
+			goto out_put_remote;
+		if (!ubfab_xfer_usable(x->fabric, entity, n.win->owner)) {
+			status = UBFAB_CQE_NO_ROUTE;
+			goto out_put_notify;
+		}
+	}
+	if (!ubfab_xfer_usable(x->fabric, entity, r.win->owner)) {
+		status = UBFAB_CQE_NO_ROUTE;
+		goto out_put_notify;
+	}
+
+	status = ubfab_xfer_data(x, sqe->local, &r, sqe->length, write);
+	/* the fully ordered add publishes the data: see the top of file */
+	if (!status && n.win)
+		status = ubfab_xfer_atomic(x, &n, UBFAB_ATOMIC_FETCH_ADD,
+					   sqe->value, 0, result);
+out_put_notify:
+	if (n.win)
+		ubfab_window_put(n.win);
+out_put_remote:
+	ubfab_window_put(r.win);
+	return status;
+}
+
+/* ATOMIC. */
+static u16 ubfab_xfer_remote_atomic(struct ubfab_xfer *x,
+				    const struct ubfab_sqe *sqe, u64 *result)
+{
+	struct ubfab_xfer_remote r;
+	u16 status;
+
+	status = ubfab_xfer_get_remote(x->file, sqe->remote, sizeof(u64),
+				       UBFAB_SEG_ATOMIC, &r);
+	if (status)
+		return status;
+	status = ubfab_xfer_atomic(x, &r, sqe->aux, sqe->value, sqe->compare,
+				   result);
+	if (!status)
+		x->moved = sizeof(u64);
+	ubfab_window_put(r.win);
+	return status;
+}
+
+/*
+ * One chunk of COPY (from @src) or FILL (@src NULL, with @fill) to @dst,
+ * under the local mem_lock.
+ */
+static u16 ubfab_xfer_local_chunk(struct ubfab_file *file, u64 dst,
+				  const u64 *src, u32 len, int fill)
+{
+	struct page *dpages[UBFAB_XFER_PAGES], *spages[UBFAB_XFER_PAGES];
+	struct ubfab_entity *entity = file->entity;
+	struct ubfab_alloc *dalloc, *salloc = NULL;
+	u16 status = UBFAB_CQE_LOCAL_RANGE;
+
+	down_read(&entity->mem_lock);
+	dalloc = ubfab_xfer_find_alloc(file, dst, len);
+	if (src)
+		salloc = ubfab_xfer_find_alloc(file, *src, len);
+	if (!dalloc || (src && !salloc))
+		goto out_unlock;
+	status = ubfab_xfer_get_pages(dalloc->win, dst, len, true, dpages);
+	if (status)
+		goto out_unlock;
+	if (src) {
+		ubfab_xfer_get_pages(salloc->win, *src, len, false, spages);
+		ubfab_xfer_copy(dpages, dst, spages, *src, len, 0);
+		ubfab_xfer_put_pages(spages, *src, len);
+	} else {
+		ubfab_xfer_copy(dpages, dst, NULL, 0, len, fill);
+	}
+	ubfab_xfer_put_pages(dpages, dst, len);
+out_unlock:
+	up_read(&entity->mem_lock);
+	return status;
+}
+
+/* COPY or FILL, within the entity: no plane. */
+static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
+{
+	bool copy = sqe->opcode == UBFAB_OP_COPY;
+	u64 src = sqe->value;
+	u16 status;
+	u32 len;
+
+	status = ubfab_xfer_check_local(x->file, sqe->local, sqe->length);
+	if (!status && copy)
+		status = ubfab_xfer_check_local(x->file, src, sqe->length);
+	if (status)
+		return status;
+	/* both ranges are within the entity's memory: no overflow */
+	if (copy && src < sqe->local + sqe->length &&
+	    sqe->local < src + sqe->length)
+		return UBFAB_CQE_BAD_ENTRY;
+
+	for (; x->moved < sqe->length; x->moved += len) {
+		len = ubfab_xfer_chunk_len(sqe->length, x->moved);
+		src = sqe->value + x->moved;
+		status = ubfab_xfer_local_chunk(x->file, sqe->local + x->moved,
+						copy ? &src : NULL, len,
+						sqe->aux);
+		if (status)
+			return status;
+		cond_resched();
+	}
+	return UBFAB_CQE_OK;
+}
+
+/**
+ * ubfab_xfer_execute() - run one data entry of a queue
+ * @file: the entity file of the queue
+ * @sqe: the entry, in kernel memory; opcode WRITE, READ, WRITE_NOTIFY,
+ *	ATOMIC, COPY or FILL (any other completes with BAD_OPCODE), flags
+ *	and __reserved already checked
+ * @plane_cursor: the queue's rotating start plane; a remote entry (WRITE,
+ *	READ, WRITE_NOTIFY, ATOMIC) advances it by one, failed or not
+ * @result: out: ATOMIC's old value or WRITE_NOTIFY's old notify value;
+ *	else 0
+ * @bytes: out: data bytes moved, also on failure (a transfer that fails
+ *	midway has moved its earlier chunks); 8 for ATOMIC; WRITE_NOTIFY's
+ *	notify add is not counted
+ *
+ * Checks the entry's other fields (UBFAB_CQE_BAD_ENTRY), then its local
+ * ranges, imports, remote ranges, rights, revocation and route, in that
+ * order, before moving anything. A failed entry counts one error on the
+ * entity's port into the start plane and on that plane.
+ *
+ * Context: process context, may sleep; no ubfab lock held.
+ * Return: enum ubfab_cqe_status.
+ */
+u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
+		       u32 *plane_cursor, u64 *result, u32 *bytes)
+{
+	struct ubfab_xfer x = {
+		.file = file,
+		.fabric = file->entity->fabric,
+	};
+	u32 start = *plane_cursor % x.fabric->topo.planes;
+	u16 status;
+
+	*result = 0;
+	x.next = start;
+	switch (sqe->opcode) {
+	case UBFAB_OP_WRITE:
+	case UBFAB_OP_READ:
+	case UBFAB_OP_WRITE_NOTIFY:
+	case UBFAB_OP_ATOMIC:
+		*plane_cursor = (start + 1) % x.fabric->topo.planes;
+		if (!ubfab_xfer_entry_ok(sqe))
+			status = UBFAB_CQE_BAD_ENTRY;
+		else if (sqe->opcode == UBFAB_OP_ATOMIC)
+			status = ubfab_xfer_remote_atomic(&x, sqe, result);
+		else
+			status = ubfab_xfer_remote_data(&x, sqe, result);
+		break;
+	case UBFAB_OP_COPY:
+	case UBFAB_OP_FILL:
+		if (!ubfab_xfer_entry_ok(sqe))
+			status = UBFAB_CQE_BAD_ENTRY;
+		else
+			status = ubfab_xfer_local(&x, sqe);
+		break;
+	default:
+		status = UBFAB_CQE_BAD_OPCODE;
+		break;
+	}
+
+	if (status) {
+		atomic64_inc(&file->entity->ports[start].stats.errors);
+		atomic64_inc(&x.fabric->planes[start].stats.errors);
+		*result = 0;
+	}
+	*bytes = x.moved;
+	return status;
+}
+
+/**
+ * ubfab_xfer_load_local() - WAIT_VALUE's load of a local word
+ * @file: the entity file of the queue
+ * @local: address of an 8-byte aligned word in one of @file's allocations
+ * @val: out: its value, read with acquire; 0 for an untouched page, which
+ *	is not allocated
+ *
+ * Return: UBFAB_CQE_OK, UBFAB_CQE_BAD_ENTRY (not aligned) or
+ * UBFAB_CQE_LOCAL_RANGE.
+ */
+u16 ubfab_xfer_load_local(struct ubfab_file *file, u64 local, u64 *val)
+{
+	struct ubfab_entity *entity = file->entity;
+	struct page *page;
+	u16 status;
+	void *p;
+
+	if (!IS_ALIGNED(local, sizeof(u64)))
+		return UBFAB_CQE_BAD_ENTRY;
+	if (!ubfab_xfer_range_ok(local, sizeof(u64), entity->mem_size))
+		return UBFAB_CQE_LOCAL_RANGE;
+
+	*val = 0;
+	down_read(&entity->mem_lock);
+	if (!ubfab_xfer_find_alloc(file, local, sizeof(u64))) {
+		status = UBFAB_CQE_LOCAL_RANGE;
+		goto out_unlock;
+	}
+	page = xa_load(&entity->pages, local >> PAGE_SHIFT);
+	if (page) {
+		p = kmap_local_page(page);
+		/* later entries see what was stored before the value */
+		*val = smp_load_acquire((u64 *)(p + offset_in_page(local)));
+		kunmap_local(p);
+	}
+	status = UBFAB_CQE_OK;
+out_unlock:
+	up_read(&entity->mem_lock);
+	return status;
+}
