@@ -793,10 +793,11 @@ int ubfab_queue_fd(const struct ubfab_queue *q);
  *
  * Publishes every entry got from ubfab_queue_get_sqe() since the last
  * call (storing the SQ tail with release ordering), then rings the
- * doorbell: always for a queue without UBFAB_QUEUE_POLL (which also lets
- * a queue stalled on a full CQ go on once completions were consumed), and
- * for a polling queue only when the kernel asks for it with
- * UBFAB_SQ_NEED_WAKEUP, read after a full barrier.
+ * doorbell: always for a queue without UBFAB_QUEUE_POLL, and for a
+ * polling queue only when the kernel sleeps and asks for it with
+ * UBFAB_SQ_NEED_WAKEUP, read after a full barrier. The doorbell also
+ * lets a queue stalled on a full CQ go on once completions were consumed;
+ * a call with nothing new to publish is how to ring it.
  *
  * Return: the number of entries published by this call; -EIO if the
  * queue is in the error state (the entries are published all the same
@@ -813,8 +814,12 @@ int ubfab_queue_submit(struct ubfab_queue *q);
  * @timeout_ms: how long to wait: milliseconds, 0 not at all, -1 forever
  *
  * While the CQ is empty, sleeps in poll() on the queue's descriptor. A
- * queue without UBFAB_QUEUE_POLL that stalled on a full CQ gets its
- * doorbell rung first, so that it goes on.
+ * queue that stalled on a full CQ (UBFAB_SQ_CQ_FULL) gets its doorbell
+ * rung first, if it needs it to go on: always without UBFAB_QUEUE_POLL,
+ * else when the kernel sleeps (UBFAB_SQ_NEED_WAKEUP). A program that
+ * reaps completions only with ubfab_queue_peek_cqe() or
+ * ubfab_queue_reap() gets a stalled queue going with
+ * ubfab_queue_submit().
  *
  * Return: 0; -ETIMEDOUT if no completion came in time; -EINTR if a
  * signal interrupted the wait; -EINVAL for a NULL pointer or a

@@ -152,10 +152,28 @@ int ubfab_queue_submit(struct ubfab_queue *q)
 	return err ? err : (int)n;
 }
 
+/*
+ * Whether the queue stalled on the full CQ we have emptied and goes on
+ * only when told to: it does not poll, or it sleeps. Our CQ head store, then a full
+ * barrier, then the flags: pairs with the kernel's setting
+ * UBFAB_SQ_NEED_WAKEUP, barrier, last look at the CQ head.
+ */
+static bool stalled(struct ubfab_queue *q)
+{
+	uint32_t flags;
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	flags = __atomic_load_n(q->sq_flags, __ATOMIC_RELAXED);
+	return (flags & UBFAB_SQ_CQ_FULL) &&
+	       (!(q->flags & UBFAB_QUEUE_POLL) ||
+		(flags & UBFAB_SQ_NEED_WAKEUP));
+}
+
 int ubfab_queue_wait_cqe(struct ubfab_queue *q, struct ubfab_cqe **cqep,
 			 int timeout_ms)
 {
 	struct libubfab_deadline d;
+	bool rung = false;
 	int err;
 
 	if (!q || !cqep || timeout_ms < -1)
@@ -165,15 +183,13 @@ int ubfab_queue_wait_cqe(struct ubfab_queue *q, struct ubfab_cqe **cqep,
 		*cqep = ubfab_queue_peek_cqe(q);
 		if (*cqep)
 			return 0;
-		/*
-		 * Stalled on the full CQ we have just emptied: without
-		 * polling, the queue goes on only when told to.
-		 */
-		if (!(q->flags & UBFAB_QUEUE_POLL) &&
-		    (ubfab_queue_sq_flags(q) & UBFAB_SQ_CQ_FULL)) {
+		/* once: the doorbell may have completed entries at once */
+		if (!rung && stalled(q)) {
+			rung = true;
 			err = queue_ioctl(q, UBFAB_IOCTL_QUEUE_DOORBELL);
 			if (err && err != -EIO)
 				return err;
+			continue;
 		}
 		err = libubfab_poll_in(q->fd, &d);
 		if (err)

@@ -5,9 +5,9 @@
 # not loaded: the command line (help, usage errors, exit codes), the
 # "module not loaded" path through the real library, ubctl's output in
 # text and JSON against a stand-in libubfab with a made-up fabric, the
-# JSON writer, the library's reply handling against a fake kernel, and
-# its install, exported symbols and pkg-config file. Prints KTAP; exits
-# nonzero if a check failed.
+# JSON writer, the library's reply handling and queue API against fake
+# kernels, and its install, exported symbols and pkg-config file. Prints
+# KTAP; exits nonzero if a check failed.
 #
 # Usage: tools/ubctl/tests/host.sh [UBCTL]
 #   UBCTL defaults to build/tools/ubctl; libubfab is found through
@@ -267,9 +267,9 @@ fi
 
 run make -s -C "$root/lib" O="$libo" check
 if [ "$rc" -eq 0 ]; then
-	ok "libubfab reply handling against a fake kernel (lib/tests/nl_test)"
+	ok "libubfab against fake kernels (lib/tests: nl_test, queue_test)"
 else
-	not_ok "libubfab reply handling against a fake kernel (lib/tests/nl_test)" \
+	not_ok "libubfab against fake kernels (lib/tests: nl_test, queue_test)" \
 		"$(grep -v '^ok' "$tmp/out" | head -n 20)" \
 		"$(head -c 300 "$tmp/err")"
 fi
