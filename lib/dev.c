@@ -265,6 +265,35 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+void libubfab_deadline_start(struct libubfab_deadline *d, int timeout_ms)
+{
+	d->timeout_ms = timeout_ms;
+	d->left = timeout_ms;
+	d->end = now_ms() + timeout_ms;
+}
+
+int libubfab_poll_in(int fd, struct libubfab_deadline *d)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int n;
+
+	if (!d->left)
+		return -ETIMEDOUT;
+	n = poll(&pfd, 1, d->left);
+	if (n < 0)
+		return -errno;
+	if (!n)
+		return -ETIMEDOUT;
+	if (!(pfd.revents & POLLIN))
+		return -EIO;
+	if (d->timeout_ms > 0) {
+		int64_t rest = d->end - now_ms();
+
+		d->left = rest > 0 ? rest : 0;
+	}
+	return 0;
+}
+
 /*
  * Read first, poll only when nothing is queued: the device is
  * non-blocking, so an event another thread took first just means another
@@ -273,15 +302,13 @@ static int64_t now_ms(void)
 int ubfab_dev_event_wait(struct ubfab_dev *dev, struct ubfab_event *ev,
 			 int timeout_ms)
 {
-	int64_t deadline = now_ms() + timeout_ms;
-	struct pollfd pfd;
-	int left = timeout_ms;
+	struct libubfab_deadline d;
 	ssize_t len;
-	int n;
+	int err;
 
 	if (!dev || !ev || timeout_ms < -1)
 		return -EINVAL;
-	pfd = (struct pollfd){ .fd = dev->fd, .events = POLLIN };
+	libubfab_deadline_start(&d, timeout_ms);
 	for (;;) {
 		len = read(dev->fd, ev, sizeof(*ev));
 		if (len == sizeof(*ev))
@@ -290,19 +317,8 @@ int ubfab_dev_event_wait(struct ubfab_dev *dev, struct ubfab_event *ev,
 			return -EPROTO;
 		if (errno != EAGAIN)
 			return -errno;
-		if (!left)
-			return -ETIMEDOUT;
-		n = poll(&pfd, 1, left);
-		if (n < 0)
-			return -errno;
-		if (!n)
-			return -ETIMEDOUT;
-		if (!(pfd.revents & POLLIN))
-			return -EIO;
-		if (timeout_ms > 0) {
-			int64_t rest = deadline - now_ms();
-
-			left = rest > 0 ? rest : 0;
-		}
+		err = libubfab_poll_in(dev->fd, &d);
+		if (err)
+			return err;
 	}
 }

@@ -138,4 +138,27 @@ int libubfab_entity_get_by_name_1_0(struct ubfab_nl *nl, const char *name,
 				    void *out);
 int libubfab_entity_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg);
 
+/**
+ * struct libubfab_deadline - the time left of a wait (dev.c)
+ * @timeout_ms: the wait's limit: milliseconds, 0 none, -1 forever
+ * @left: milliseconds left, as poll(2) takes them
+ * @end: CLOCK_MONOTONIC milliseconds when it runs out, if @timeout_ms > 0
+ */
+struct libubfab_deadline {
+	int timeout_ms;
+	int left;
+	int64_t end;
+};
+
+/* Start a wait of @timeout_ms (at least -1). */
+void libubfab_deadline_start(struct libubfab_deadline *d, int timeout_ms);
+
+/*
+ * Sleep in poll(2) until @fd is readable or @d runs out. Return: 0 when
+ * POLLIN came (and @d holds the time left); -ETIMEDOUT; -EIO if poll()
+ * reported only an error or hang-up; or a negative errno of poll(), such
+ * as -EINTR.
+ */
+int libubfab_poll_in(int fd, struct libubfab_deadline *d);
+
 #endif /* LIBUBFAB_INTERNAL_H */

@@ -8,13 +8,18 @@
  * CPUs), their UB ports, the switching planes and the exported segments;
  * and the device API, with which a process acts as an entity: it
  * allocates and maps the entity's memory, exports segments of it, imports
- * and maps other entities' segments, and waits for events. The segment
+ * and maps other entities' segments, and waits for events; and the queue
+ * API, with which it drives NPU queues of the entity (DMA semantics):
+ * entries written straight into a submission ring shared with the
+ * kernel, completions read straight from a completion ring. The segment
  * dump and the device API are new in version 1.1 (symbol version
- * UBFAB_1.1), as is struct ubfab_entity_info's auth_failures.
+ * UBFAB_1.1), as is struct ubfab_entity_info's auth_failures; the queue
+ * API is new in version 1.2 (UBFAB_1.2).
  *
  * Conventions
  *   Every function returning int returns 0 on success or a negative errno
- *   (ubfab_dev_fd() returns the descriptor).
+ *   (ubfab_dev_fd() and ubfab_queue_fd() return the descriptor,
+ *   ubfab_queue_submit() a count).
  *   Errors common to all netlink requests, besides those listed per
  *   function:
  *     -EINVAL   a NULL session, output or callback pointer
@@ -32,6 +37,7 @@
 #ifndef LIBUBFAB_H
 #define LIBUBFAB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <linux/ubfab.h>
@@ -622,6 +628,504 @@ int ubfab_dev_unimport(struct ubfab_dev *dev, uint64_t mmap_offset);
  */
 int ubfab_dev_event_wait(struct ubfab_dev *dev, struct ubfab_event *ev,
 			 int timeout_ms);
+
+/*
+ * The queue API (since version 1.2)
+ *
+ * A process acting as an entity creates NPU queues on it: each has a
+ * submission ring (SQ) of struct ubfab_sqe and a completion ring (CQ) of
+ * struct ubfab_cqe, both mapped into the process, so posting work and
+ * reaping its completions take no system call. include/uapi/linux/ubfab.h
+ * ("NPU queues") says what every entry does, how entries of a queue are
+ * ordered, and what each completion status means.
+ *
+ * Posting work:
+ *
+ *	struct ubfab_sqe *sqe = ubfab_queue_get_sqe(q);	// NULL: SQ full
+ *
+ *	ubfab_prep_write(sqe, local, ubfab_import_addr(&imp, 0), len);
+ *	ubfab_sqe_set_data(sqe, cookie);
+ *	ubfab_queue_submit(q);		// publish, ring the doorbell if needed
+ *
+ * Reaping it:
+ *
+ *	struct ubfab_cqe *cqe;
+ *
+ *	ubfab_queue_wait_cqe(q, &cqe, -1);	// or ubfab_queue_peek_cqe(q)
+ *	... cqe->user_data, cqe->status, cqe->result ...
+ *	ubfab_queue_cqe_seen(q);
+ *
+ * An entry that fails (status other than UBFAB_CQE_OK) puts the queue in
+ * the error state: every entry posted until ubfab_queue_reset() completes
+ * with UBFAB_CQE_FLUSHED without running.
+ *
+ * Threads: a queue has one producer and one consumer. One thread may get,
+ * prepare and submit entries while another peeks, waits for and consumes
+ * completions; two threads posting to the same queue, or two consuming
+ * its completions, need a lock of their own. ubfab_queue_reset() and
+ * ubfab_queue_destroy() must not run concurrently with anything else on
+ * the queue. Different queues are independent.
+ *
+ * The helpers declared static inline here read and write the rings with
+ * the memory ordering the uAPI header prescribes; they are part of the
+ * API, as is the layout of struct ubfab_queue.
+ */
+
+/**
+ * struct ubfab_queue_attr - how ubfab_queue_create() makes a queue
+ * @flags: UBFAB_QUEUE_POLL (the kernel polls the SQ while busy, so
+ *	submitting seldom needs a system call) and UBFAB_QUEUE_SELECTIVE
+ *	(only entries flagged UBFAB_SQE_SIGNAL, and failed ones, complete)
+ * @sq_entries: SQ depth: a power of two, 1 .. UBFAB_QUEUE_MAX_ENTRIES
+ * @cq_entries: CQ depth: a power of two up to UBFAB_QUEUE_MAX_CQ_ENTRIES,
+ *	or 0 for twice @sq_entries
+ * @eventfd: an eventfd(2) the kernel signals once per batch of
+ *	completions, or -1 for none (note: 0 is a descriptor, and refused
+ *	with -EBADF unless it is an eventfd)
+ * @idle_us: UBFAB_QUEUE_POLL only: microseconds the kernel keeps polling
+ *	an idle SQ before it sleeps and wants the doorbell; 0 for 1000; at
+ *	most 1000000
+ */
+struct ubfab_queue_attr {
+	uint32_t flags;
+	uint32_t sq_entries;
+	uint32_t cq_entries;
+	int eventfd;
+	uint32_t idle_us;
+};
+
+/* SQ depth of a queue created with default attributes. */
+#define UBFAB_QUEUE_DEFAULT_ENTRIES	128
+
+/* Initialiser of struct ubfab_queue_attr: the defaults, no eventfd. */
+#define UBFAB_QUEUE_ATTR_INIT \
+	{ .sq_entries = UBFAB_QUEUE_DEFAULT_ENTRIES, .eventfd = -1 }
+
+/**
+ * struct ubfab_queue - a queue, its rings mapped into the process
+ * @sqes: the SQ's entries
+ * @sq_head: the kernel's SQ head: entries before it may be overwritten
+ * @sq_tail: the SQ tail the library publishes
+ * @sq_flags: the SQ flag word, UBFAB_SQ_*, written by the kernel
+ * @sq_overflow: entries the kernel refused for an invalid SQ tail
+ * @sq_mask: SQ entries - 1
+ * @sq_next: index of the next entry ubfab_queue_get_sqe() hands out
+ * @sq_published: the tail ubfab_queue_submit() last published
+ * @cqes: the CQ's entries
+ * @cq_head: the CQ head: the library's, read by the kernel
+ * @cq_tail: the CQ tail, written by the kernel
+ * @cq_overflow: times the queue stalled on a full CQ
+ * @cq_mask: CQ entries - 1
+ * @flags: UBFAB_QUEUE_* the queue was created with
+ * @id: the queue's number in its entity
+ * @fd: the queue's file descriptor, owned by the queue
+ * @ring: the mapping of the rings
+ * @ring_size: its length in bytes
+ *
+ * Made by ubfab_queue_create() and freed by ubfab_queue_destroy(); read
+ * its members, but change them only through the functions here.
+ */
+struct ubfab_queue {
+	struct ubfab_sqe *sqes;
+	uint32_t *sq_head;
+	uint32_t *sq_tail;
+	uint32_t *sq_flags;
+	uint32_t *sq_overflow;
+	uint32_t sq_mask;
+	uint32_t sq_next;
+	uint32_t sq_published;
+	struct ubfab_cqe *cqes;
+	uint32_t *cq_head;
+	uint32_t *cq_tail;
+	uint32_t *cq_overflow;
+	uint32_t cq_mask;
+	uint32_t flags;
+	uint32_t id;
+	int fd;
+	void *ring;
+	size_t ring_size;
+};
+
+/**
+ * ubfab_queue_create() - create a queue on an entity and map its rings
+ * @dev: the entity's device; the queue's local addresses are in
+ *	allocations of @dev and its remote addresses in imports of @dev
+ * @attr: how to make it, or NULL for UBFAB_QUEUE_ATTR_INIT
+ * @qp: receives the queue on success; the caller owns it and releases it
+ *	with ubfab_queue_destroy()
+ *
+ * The queue keeps the entity's file open: @dev may be closed before the
+ * queue (its allocations and imports stay until the queue is destroyed
+ * too).
+ *
+ * Return: 0; -EINVAL for bad flags, depths or @idle_us, or a NULL @dev
+ * or @qp; -EBADF if @attr->eventfd is not an eventfd; -EMFILE if the
+ * process has no descriptor left; -EPROTO if the kernel described rings
+ * that do not fit the mapping; -ENOMEM; or another errno of mmap(2).
+ */
+int ubfab_queue_create(struct ubfab_dev *dev,
+		       const struct ubfab_queue_attr *attr,
+		       struct ubfab_queue **qp);
+
+/**
+ * ubfab_queue_destroy() - destroy a queue and free @q
+ * @q: from ubfab_queue_create(), or NULL (then nothing happens)
+ *
+ * Work in flight is abandoned: entries not yet started never run, and
+ * their completions are never seen.
+ */
+void ubfab_queue_destroy(struct ubfab_queue *q);
+
+/**
+ * ubfab_queue_fd() - the queue's file descriptor, to poll() it
+ * @q: queue
+ *
+ * poll() reports POLLIN while the CQ holds completions; for an eventfd,
+ * see struct ubfab_queue_attr. It stays owned by @q: do not close it.
+ *
+ * Return: the descriptor, or -EINVAL if @q is NULL.
+ */
+int ubfab_queue_fd(const struct ubfab_queue *q);
+
+/**
+ * ubfab_queue_submit() - hand the prepared entries to the kernel
+ * @q: queue
+ *
+ * Publishes every entry got from ubfab_queue_get_sqe() since the last
+ * call (storing the SQ tail with release ordering), then rings the
+ * doorbell: always for a queue without UBFAB_QUEUE_POLL, and for a
+ * polling queue only when the kernel sleeps and asks for it with
+ * UBFAB_SQ_NEED_WAKEUP, read after a full barrier. The doorbell also
+ * lets a queue stalled on a full CQ go on once completions were consumed;
+ * a call with nothing new to publish is how to ring it.
+ *
+ * Return: the number of entries published by this call; -EIO if the
+ * queue is in the error state (the entries are published all the same
+ * and complete with UBFAB_CQE_FLUSHED); -EINVAL if @q is NULL; or another
+ * negative errno of the doorbell.
+ */
+int ubfab_queue_submit(struct ubfab_queue *q);
+
+/**
+ * ubfab_queue_wait_cqe() - wait for the next completion
+ * @q: queue
+ * @cqep: receives the completion, left in the CQ: read it, then consume
+ *	it with ubfab_queue_cqe_seen()
+ * @timeout_ms: how long to wait: milliseconds, 0 not at all, -1 forever
+ *
+ * While the CQ is empty, sleeps in poll() on the queue's descriptor. A
+ * queue that stalled on a full CQ (UBFAB_SQ_CQ_FULL) gets its doorbell
+ * rung first, if it needs it to go on: always without UBFAB_QUEUE_POLL,
+ * else when the kernel sleeps (UBFAB_SQ_NEED_WAKEUP). A program that
+ * reaps completions only with ubfab_queue_peek_cqe() or
+ * ubfab_queue_reap() gets a stalled queue going with
+ * ubfab_queue_submit().
+ *
+ * Return: 0; -ETIMEDOUT if no completion came in time; -EINTR if a
+ * signal interrupted the wait; -EINVAL for a NULL pointer or a
+ * @timeout_ms below -1; or a negative errno.
+ */
+int ubfab_queue_wait_cqe(struct ubfab_queue *q, struct ubfab_cqe **cqep,
+			 int timeout_ms);
+
+/**
+ * ubfab_queue_reset() - take the queue out of the error state
+ * @q: queue
+ *
+ * UBFAB_IOCTL_QUEUE_RESET: once every entry published so far has
+ * completed (with UBFAB_CQE_FLUSHED), the queue leaves the error state;
+ * entries published after this call run normally. Harmless on a queue
+ * not in error.
+ *
+ * Return: 0; -EINVAL if @q is NULL; or a negative errno.
+ */
+int ubfab_queue_reset(struct ubfab_queue *q);
+
+/**
+ * ubfab_import_addr() - the remote address of a byte of an import
+ * @imp: the import, from ubfab_dev_import()
+ * @offset: byte offset into the segment
+ *
+ * Entries name remote memory by this address. It is not checked against
+ * the segment's length: an entry reaching beyond the segment completes
+ * with UBFAB_CQE_REMOTE_RANGE.
+ *
+ * Return: @imp->mmap_offset + @offset.
+ */
+static inline uint64_t ubfab_import_addr(const struct ubfab_import *imp,
+					 uint64_t offset)
+{
+	return imp->mmap_offset + offset;
+}
+
+/**
+ * ubfab_queue_sq_space() - free SQ slots
+ * @q: queue
+ *
+ * Return: how many more entries ubfab_queue_get_sqe() can hand out now.
+ */
+static inline uint32_t ubfab_queue_sq_space(const struct ubfab_queue *q)
+{
+	uint32_t head = __atomic_load_n(q->sq_head, __ATOMIC_ACQUIRE);
+
+	return q->sq_mask + 1 - (q->sq_next - head);
+}
+
+/**
+ * ubfab_queue_get_sqe() - the next free SQ entry
+ * @q: queue
+ *
+ * The entry holds stale data: fill it with one ubfab_prep_*() helper,
+ * then optionally ubfab_sqe_set_data() and ubfab_sqe_set_flags(). It
+ * reaches the kernel at the next ubfab_queue_submit().
+ *
+ * Return: the entry, or NULL if the SQ is full (the kernel has not yet
+ * taken enough of the entries submitted earlier).
+ */
+static inline struct ubfab_sqe *ubfab_queue_get_sqe(struct ubfab_queue *q)
+{
+	if (!ubfab_queue_sq_space(q))
+		return NULL;
+	return &q->sqes[q->sq_next++ & q->sq_mask];
+}
+
+/*
+ * Every ubfab_prep_*() helper writes the whole entry: the fields its
+ * opcode uses, 0 in every other field (as the kernel requires), user_data
+ * and flags included. Addresses: "local" is an offset in the entity's
+ * memory within one allocation of the queue's device; "remote" is an
+ * address in an import of that device (ubfab_import_addr()).
+ */
+static inline void ubfab_prep_entry(struct ubfab_sqe *sqe, uint8_t opcode,
+				    uint32_t length, uint64_t local,
+				    uint64_t remote, uint64_t value)
+{
+	sqe->opcode = opcode;
+	sqe->flags = 0;
+	sqe->__reserved = 0;
+	sqe->length = length;
+	sqe->user_data = 0;
+	sqe->local = local;
+	sqe->remote = remote;
+	sqe->value = value;
+	sqe->compare = 0;
+	sqe->notify = 0;
+	sqe->aux = 0;
+	sqe->timeout_ms = 0;
+}
+
+/* UBFAB_OP_NOP: complete with UBFAB_CQE_OK, doing nothing. */
+static inline void ubfab_prep_nop(struct ubfab_sqe *sqe)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_NOP, 0, 0, 0, 0);
+}
+
+/*
+ * UBFAB_OP_WRITE: copy @length bytes (1 .. UBFAB_SQE_MAX_LENGTH) from
+ * @local to @remote; needs UBFAB_SEG_WRITE.
+ */
+static inline void ubfab_prep_write(struct ubfab_sqe *sqe, uint64_t local,
+				    uint64_t remote, uint32_t length)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_WRITE, length, local, remote, 0);
+}
+
+/*
+ * UBFAB_OP_READ: copy @length bytes (1 .. UBFAB_SQE_MAX_LENGTH) from
+ * @remote to @local; needs UBFAB_SEG_READ.
+ */
+static inline void ubfab_prep_read(struct ubfab_sqe *sqe, uint64_t local,
+				   uint64_t remote, uint32_t length)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_READ, length, local, remote, 0);
+}
+
+/*
+ * UBFAB_OP_WRITE_NOTIFY: write as ubfab_prep_write(), then, once all the
+ * data is visible, atomically add @add to the 8-byte aligned word at
+ * remote address @notify (UBFAB_SEG_ATOMIC on its import); the
+ * completion's result is the word's old value. A receiver waiting for
+ * the word to change then sees the data.
+ */
+static inline void ubfab_prep_write_notify(struct ubfab_sqe *sqe,
+					   uint64_t local, uint64_t remote,
+					   uint32_t length, uint64_t notify,
+					   uint64_t add)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_WRITE_NOTIFY, length, local, remote,
+			 add);
+	sqe->notify = notify;
+}
+
+/*
+ * UBFAB_OP_ATOMIC: atomic @op (enum ubfab_atomic) on the 8-byte aligned
+ * word at @remote with operand @value, and @compare for UBFAB_ATOMIC_CAS;
+ * needs UBFAB_SEG_ATOMIC. The completion's result is the old value.
+ */
+static inline void ubfab_prep_atomic(struct ubfab_sqe *sqe, uint32_t op,
+				     uint64_t remote, uint64_t value,
+				     uint64_t compare)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_ATOMIC, 0, 0, remote, value);
+	sqe->compare = compare;
+	sqe->aux = op;
+}
+
+/*
+ * UBFAB_OP_COPY: copy @length bytes within the entity's memory, from
+ * @src to @dst (both local; the ranges may not overlap).
+ */
+static inline void ubfab_prep_copy(struct ubfab_sqe *sqe, uint64_t dst,
+				   uint64_t src, uint32_t length)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_COPY, length, dst, 0, src);
+}
+
+/* UBFAB_OP_FILL: set @length bytes at @local to @byte (below 256). */
+static inline void ubfab_prep_fill(struct ubfab_sqe *sqe, uint64_t local,
+				   uint32_t byte, uint32_t length)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_FILL, length, local, 0, 0);
+	sqe->aux = byte;
+}
+
+/*
+ * UBFAB_OP_EVENT_RECORD: add one to event counter @event (below
+ * UBFAB_QUEUE_EVENTS) of the queue's device; the completion's result is
+ * the new count. Queues of one device synchronise through its counters.
+ */
+static inline void ubfab_prep_event_record(struct ubfab_sqe *sqe,
+					   uint32_t event)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_EVENT_RECORD, 0, 0, 0, 0);
+	sqe->aux = event;
+}
+
+/*
+ * UBFAB_OP_EVENT_WAIT: hold the queue until event counter @event reaches
+ * @count, or for at most @timeout_ms (0: no limit; then the status is
+ * UBFAB_CQE_TIMEOUT); the completion's result is the count seen.
+ */
+static inline void ubfab_prep_event_wait(struct ubfab_sqe *sqe,
+					 uint32_t event, uint64_t count,
+					 uint32_t timeout_ms)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_EVENT_WAIT, 0, 0, 0, count);
+	sqe->aux = event;
+	sqe->timeout_ms = timeout_ms;
+}
+
+/*
+ * UBFAB_OP_WAIT_VALUE: hold the queue until the 8-byte aligned word at
+ * @local compares to @value as @cmp (enum ubfab_wait) says, or for at
+ * most @timeout_ms (0: no limit; then the status is UBFAB_CQE_TIMEOUT);
+ * the completion's result is the value seen.
+ */
+static inline void ubfab_prep_wait_value(struct ubfab_sqe *sqe,
+					 uint64_t local, uint32_t cmp,
+					 uint64_t value, uint32_t timeout_ms)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_WAIT_VALUE, 0, local, 0, value);
+	sqe->aux = cmp;
+	sqe->timeout_ms = timeout_ms;
+}
+
+/* Set what the entry's completion carries back in user_data. */
+static inline void ubfab_sqe_set_data(struct ubfab_sqe *sqe,
+				      uint64_t user_data)
+{
+	sqe->user_data = user_data;
+}
+
+/* Set UBFAB_SQE_FENCE and UBFAB_SQE_SIGNAL as @flags says. */
+static inline void ubfab_sqe_set_flags(struct ubfab_sqe *sqe, uint8_t flags)
+{
+	sqe->flags = flags;
+}
+
+/**
+ * ubfab_queue_sq_flags() - the SQ flag word
+ * @q: queue
+ *
+ * Return: UBFAB_SQ_ERROR while the queue is in the error state,
+ * UBFAB_SQ_CQ_FULL while it is stalled on a full CQ, UBFAB_SQ_NEED_WAKEUP
+ * while a polling queue sleeps.
+ */
+static inline uint32_t ubfab_queue_sq_flags(const struct ubfab_queue *q)
+{
+	return __atomic_load_n(q->sq_flags, __ATOMIC_ACQUIRE);
+}
+
+/**
+ * ubfab_queue_cq_ready() - completions waiting in the CQ
+ * @q: queue
+ *
+ * Return: how many completions can be read now.
+ */
+static inline uint32_t ubfab_queue_cq_ready(const struct ubfab_queue *q)
+{
+	return __atomic_load_n(q->cq_tail, __ATOMIC_ACQUIRE) -
+	       __atomic_load_n(q->cq_head, __ATOMIC_RELAXED);
+}
+
+/**
+ * ubfab_queue_peek_cqe() - the oldest completion, without waiting
+ * @q: queue
+ *
+ * Return: the completion, left in the CQ (consume it with
+ * ubfab_queue_cqe_seen() once read), or NULL if there is none.
+ */
+static inline struct ubfab_cqe *ubfab_queue_peek_cqe(struct ubfab_queue *q)
+{
+	uint32_t head = __atomic_load_n(q->cq_head, __ATOMIC_RELAXED);
+
+	if (__atomic_load_n(q->cq_tail, __ATOMIC_ACQUIRE) == head)
+		return NULL;
+	return &q->cqes[head & q->cq_mask];
+}
+
+/**
+ * ubfab_queue_cq_advance() - consume completions
+ * @q: queue
+ * @n: how many of the oldest completions, at most ubfab_queue_cq_ready()
+ *
+ * Stores the CQ head with release ordering: the kernel may then reuse
+ * their slots, so read them before.
+ */
+static inline void ubfab_queue_cq_advance(struct ubfab_queue *q, uint32_t n)
+{
+	uint32_t head = __atomic_load_n(q->cq_head, __ATOMIC_RELAXED);
+
+	__atomic_store_n(q->cq_head, head + n, __ATOMIC_RELEASE);
+}
+
+/* Consume the completion ubfab_queue_peek_cqe() or _wait_cqe() gave. */
+static inline void ubfab_queue_cqe_seen(struct ubfab_queue *q)
+{
+	ubfab_queue_cq_advance(q, 1);
+}
+
+/**
+ * ubfab_queue_reap() - copy out and consume completions
+ * @q: queue
+ * @out: receives them, oldest first
+ * @max: room in @out
+ *
+ * Return: how many were copied (0 if the CQ is empty); does not wait.
+ */
+static inline uint32_t ubfab_queue_reap(struct ubfab_queue *q,
+					struct ubfab_cqe *out, uint32_t max)
+{
+	uint32_t head = __atomic_load_n(q->cq_head, __ATOMIC_RELAXED);
+	uint32_t n = ubfab_queue_cq_ready(q), i;
+
+	if (n > max)
+		n = max;
+	for (i = 0; i < n; i++)
+		out[i] = q->cqes[(head + i) & q->cq_mask];
+	ubfab_queue_cq_advance(q, n);
+	return n;
+}
 
 #ifdef __cplusplus
 }

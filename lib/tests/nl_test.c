@@ -19,27 +19,13 @@
 #include <netlink/socket.h>
 
 #include "internal.h"
+#include "ktap.h"
 
 #define FAMILY		0x42	/* the family id the fake kernel uses */
 
 static struct ubfab_nl nl;
 static struct nl_sock *kernel;	/* the fake kernel's socket */
 static uint32_t next_seq;	/* sequence number of the next request */
-static int failures, tests;
-
-static void result(bool ok, const char *name)
-{
-	tests++;
-	failures += !ok;
-	printf("%sok %d - %s\n", ok ? "" : "not ", tests, name);
-}
-
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		printf("# %s:%d: %s\n", __FILE__, __LINE__, #cond);	\
-		return false;						\
-	}								\
-} while (0)
 
 /* A message from the fake kernel to the session, answering the next request. */
 static struct nl_msg *reply_new(int type, int flags)
@@ -587,8 +573,7 @@ int main(void)
 	}
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		result(cases[i].run(), cases[i].name);
-	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n",
-	       tests - failures, failures);
+	totals();
 	nl_socket_free(nl.sk);
 	nl_socket_free(kernel);
 	return failures ? 1 : 0;

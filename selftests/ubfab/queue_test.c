@@ -1,0 +1,1543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NPU queues through libubfab's queue API, end to end: npu1 drives queues
+ * against a segment that npu0 (or cpu0: every test runs with both as the
+ * exporter) exports. Data moved by WRITE and READ at sizes from one byte to
+ * several plane chunks, seen at once through the exporter's own mapping;
+ * WRITE_NOTIFY as the MoE dispatch pattern, with a receiver process
+ * spinning on the notify word; every atomic, and FETCH_ADD contended by
+ * many entries, queues and processes; COPY and FILL; every error status,
+ * the error state, its flush and reset; the port and plane counters; many
+ * queues in several processes at once; the SQ and CQ limits, polling and
+ * selective queues, eventfd, events and WAIT_VALUE.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "libubfab.h"
+#include "ubfab_test.h"
+
+#define PAGE		4096UL
+#define TOKEN		0x0b0e0b0eU
+#define RWA		(UBFAB_SEG_READ | UBFAB_SEG_WRITE | UBFAB_SEG_ATOMIC)
+#define SEG_LEN		(1UL << 20)	/* 16 plane chunks */
+#define LOC_LEN		(1UL << 20)
+#define WAIT_MS		20000		/* for one completion, under TCG */
+#define SLOW		120		/* seconds, for the multi-process tests */
+
+FIXTURE(queue) {
+	struct ubfab_dev *exp;		/* the exporter: npu0 or cpu0 */
+	struct ubfab_dev *npu1;		/* the importer, whose queues run */
+	struct ubfab_nl *nl;
+	uint64_t seg_off;		/* the exported allocation of exp */
+	char *seg;			/* exp's mapping of it */
+	uint32_t tid;
+	struct ubfab_import imp;	/* npu1's import of it, RWA */
+	uint64_t loc_off;		/* an allocation of npu1 */
+	char *loc;			/* npu1's mapping of it */
+	struct ubfab_queue *q;		/* on npu1 */
+};
+
+FIXTURE_VARIANT(queue) {
+	const char *exporter;
+};
+
+FIXTURE_VARIANT_ADD(queue, npu) {
+	.exporter = "npu0",
+};
+
+FIXTURE_VARIANT_ADD(queue, cpu) {
+	.exporter = "cpu0",
+};
+
+FIXTURE_SETUP(queue)
+{
+	void *addr;
+
+	ASSERT_EQ(0, ubfab_reload("nodes=1 chips_per_node=1 cpus_per_node=1 npu_mem=64M cpu_mem=64M"));
+	ASSERT_EQ(0, ubfab_dev_open(variant->exporter, &self->exp));
+	ASSERT_EQ(0, ubfab_dev_open("npu1", &self->npu1));
+	ASSERT_EQ(0, ubfab_nl_open(&self->nl));
+	ASSERT_EQ(0, ubfab_dev_alloc(self->exp, SEG_LEN, &self->seg_off));
+	ASSERT_EQ(0, ubfab_dev_map(self->exp, self->seg_off, SEG_LEN,
+				   PROT_READ | PROT_WRITE, &addr));
+	self->seg = addr;
+	ASSERT_EQ(0, ubfab_dev_export(self->exp, self->seg_off, SEG_LEN, RWA,
+				      TOKEN, &self->tid));
+	ASSERT_EQ(0, ubfab_dev_import(self->npu1, ubfab_dev_eid(self->exp),
+				      self->tid, TOKEN, RWA, &self->imp));
+	ASSERT_EQ(0, ubfab_dev_alloc(self->npu1, LOC_LEN, &self->loc_off));
+	ASSERT_EQ(0, ubfab_dev_map(self->npu1, self->loc_off, LOC_LEN,
+				   PROT_READ | PROT_WRITE, &addr));
+	self->loc = addr;
+	ASSERT_EQ(0, ubfab_queue_create(self->npu1, NULL, &self->q));
+}
+
+FIXTURE_TEARDOWN(queue)
+{
+	ubfab_queue_destroy(self->q);
+	if (self->loc)
+		ubfab_unmap(self->loc, LOC_LEN);
+	if (self->seg)
+		ubfab_unmap(self->seg, SEG_LEN);
+	ubfab_nl_close(self->nl);
+	ubfab_dev_close(self->exp);
+	ubfab_dev_close(self->npu1);
+	ubfab_unload();
+}
+
+/* The remote address of byte @off of the fixture's segment. */
+#define REM(off)	ubfab_import_addr(&self->imp, (off))
+/* The local address of byte @off of the fixture's allocation. */
+#define LOC(off)	(self->loc_off + (off))
+
+/* The next SQ entry of @q; the test fails if there is none. */
+#define GET_SQE(q) ({							\
+	struct ubfab_sqe *__sqe = ubfab_queue_get_sqe(q);		\
+	ASSERT_NE(NULL, __sqe);						\
+	__sqe;								\
+})
+
+/*
+ * Submit what was posted (even to a queue in the error state) and take
+ * the next @n completions, in order, into @out. 0 or a negative errno.
+ */
+static int complete(struct ubfab_queue *q, struct ubfab_cqe *out,
+		    unsigned int n)
+{
+	struct ubfab_cqe *cqe;
+	unsigned int i;
+	int err;
+
+	err = ubfab_queue_submit(q);
+	if (err < 0 && err != -EIO)
+		return err;
+	for (i = 0; i < n; i++) {
+		err = ubfab_queue_wait_cqe(q, &cqe, WAIT_MS);
+		if (err)
+			return err;
+		out[i] = *cqe;
+		ubfab_queue_cqe_seen(q);
+	}
+	return 0;
+}
+
+/* Byte @i of the pattern numbered @seed. */
+static uint8_t pat(unsigned int seed, size_t i)
+{
+	return (uint8_t)(seed * 131 + i * 7 + (i >> 9));
+}
+
+static void fill_pat(char *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = pat(seed, i);
+}
+
+/* Index of the first byte of @p that is not the pattern, or -1. */
+static long check_pat(const char *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((uint8_t)p[i] != pat(seed, i))
+			return i;
+	return -1;
+}
+
+/* Index of the first byte of @p that is not @byte, or -1. */
+static long check_byte(const char *p, size_t len, uint8_t byte)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((uint8_t)p[i] != byte)
+			return i;
+	return -1;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+TEST_F(queue, create)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	struct ubfab_queue *q = NULL;
+	int fd;
+
+	/* the defaults */
+	EXPECT_LE(0, ubfab_queue_fd(self->q));
+	EXPECT_EQ(UBFAB_QUEUE_DEFAULT_ENTRIES, ubfab_queue_sq_space(self->q));
+	EXPECT_EQ(UBFAB_QUEUE_DEFAULT_ENTRIES - 1, self->q->sq_mask);
+	EXPECT_EQ(2 * UBFAB_QUEUE_DEFAULT_ENTRIES - 1, self->q->cq_mask);
+	EXPECT_EQ(0, ubfab_queue_cq_ready(self->q));
+	EXPECT_EQ(NULL, ubfab_queue_peek_cqe(self->q));
+	EXPECT_EQ(0, ubfab_queue_sq_flags(self->q));
+
+	attr.sq_entries = 1;
+	attr.cq_entries = UBFAB_QUEUE_MAX_CQ_ENTRIES;
+	ASSERT_EQ(0, ubfab_queue_create(self->npu1, &attr, &q));
+	EXPECT_EQ(0, q->sq_mask);
+	EXPECT_EQ(UBFAB_QUEUE_MAX_CQ_ENTRIES - 1, q->cq_mask);
+	EXPECT_NE(self->q->id, q->id);
+	ubfab_queue_destroy(q);
+	attr.sq_entries = UBFAB_QUEUE_MAX_ENTRIES;
+	attr.cq_entries = 0;
+	ASSERT_EQ(0, ubfab_queue_create(self->npu1, &attr, &q));
+	EXPECT_EQ(UBFAB_QUEUE_MAX_ENTRIES, ubfab_queue_sq_space(q));
+	ubfab_queue_destroy(q);
+	ubfab_queue_destroy(NULL);
+
+	q = NULL;
+	attr.sq_entries = 0;
+	EXPECT_EQ(-EINVAL, ubfab_queue_create(self->npu1, &attr, &q));
+	attr.sq_entries = 48;
+	EXPECT_EQ(-EINVAL, ubfab_queue_create(self->npu1, &attr, &q));
+	attr.sq_entries = 2 * UBFAB_QUEUE_MAX_ENTRIES;
+	EXPECT_EQ(-EINVAL, ubfab_queue_create(self->npu1, &attr, &q));
+	attr.sq_entries = 8;
+	attr.cq_entries = 12;
+	EXPECT_EQ(-EINVAL, ubfab_queue_create(self->npu1, &attr, &q));
+	attr.cq_entries = 2 * UBFAB_QUEUE_MAX_CQ_ENTRIES;
+	EXPECT_EQ(-EINVAL, ubfab_queue_create(self->npu1, &attr, &q));
+	attr.cq_entries = 0;
+	attr.flags = UBFAB_QUEUE_FLAGS + 1;
+	EXPECT_EQ(-EINVAL, ubfab_queue_create(self->npu1, &attr, &q));
+	attr.flags = UBFAB_QUEUE_POLL;
+	attr.idle_us = 1000001;
+	EXPECT_EQ(-EINVAL, ubfab_queue_create(self->npu1, &attr, &q));
+	attr.idle_us = 0;
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	attr.eventfd = fd;
+	EXPECT_EQ(-EBADF, ubfab_queue_create(self->npu1, &attr, &q));
+	close(fd);
+	attr.eventfd = -1;
+	EXPECT_EQ(NULL, q);
+	EXPECT_EQ(-EINVAL, ubfab_queue_create(NULL, &attr, &q));
+	EXPECT_EQ(-EINVAL, ubfab_queue_create(self->npu1, &attr, NULL));
+	EXPECT_EQ(-EINVAL, ubfab_queue_fd(NULL));
+	EXPECT_EQ(-EINVAL, ubfab_queue_submit(NULL));
+	EXPECT_EQ(-EINVAL, ubfab_queue_reset(NULL));
+	EXPECT_EQ(-EINVAL, ubfab_queue_wait_cqe(self->q, NULL, 0));
+}
+
+/* A NOP completes with its user_data; an empty CQ times out. */
+TEST_F(queue, nop)
+{
+	struct ubfab_cqe cqe, *c;
+	struct ubfab_sqe *sqe;
+	int64_t start;
+
+	start = now_ms();
+	EXPECT_EQ(-ETIMEDOUT, ubfab_queue_wait_cqe(self->q, &c, 100));
+	EXPECT_LE(100, now_ms() - start);
+	EXPECT_EQ(-ETIMEDOUT, ubfab_queue_wait_cqe(self->q, &c, 0));
+	EXPECT_EQ(0, ubfab_queue_submit(self->q));
+
+	sqe = GET_SQE(self->q);
+	ubfab_prep_nop(sqe);
+	ubfab_sqe_set_data(sqe, 0xfeedfacecafef00dULL);
+	EXPECT_EQ(UBFAB_QUEUE_DEFAULT_ENTRIES - 1,
+		  ubfab_queue_sq_space(self->q));
+	ASSERT_EQ(1, ubfab_queue_submit(self->q));
+	ASSERT_EQ(0, ubfab_queue_wait_cqe(self->q, &c, WAIT_MS));
+	cqe = *c;
+	EXPECT_EQ(1, ubfab_queue_cq_ready(self->q));
+	ubfab_queue_cqe_seen(self->q);
+	EXPECT_EQ(0, ubfab_queue_cq_ready(self->q));
+	EXPECT_EQ(0xfeedfacecafef00dULL, cqe.user_data);
+	EXPECT_EQ(UBFAB_CQE_OK, cqe.status);
+	EXPECT_EQ(UBFAB_OP_NOP, cqe.opcode);
+	EXPECT_EQ(0, cqe.result);
+	EXPECT_EQ(0, cqe.bytes);
+	EXPECT_EQ(0, cqe.model_ns);
+	EXPECT_EQ(0, cqe.__reserved);
+	EXPECT_EQ(0, ubfab_queue_sq_flags(self->q));
+	EXPECT_EQ(UBFAB_QUEUE_DEFAULT_ENTRIES, ubfab_queue_sq_space(self->q));
+}
+
+/*
+ * Sizes of WRITE and READ, with a source and a destination offset each:
+ * a byte, odd sizes at odd offsets, page crossings, a whole chunk, 64 KiB
+ * and more, and several chunks not starting on a chunk boundary.
+ */
+static const struct {
+	uint32_t length, local, remote;
+} sizes[] = {
+	{ 1, 0, 0 },
+	{ 1, 4095, 8191 },
+	{ 7, 3, 5 },
+	{ 4095, 1, 2 },
+	{ 4097, 4093, 4090 },
+	{ 3 * 4096 + 3, 4095, 1 },
+	{ UBFAB_PLANE_CHUNK, 0, 0 },
+	{ UBFAB_PLANE_CHUNK + 1, 17, 4096 },
+	{ 65536 + 4321, 100, 200 },
+	{ 5 * UBFAB_PLANE_CHUNK + 333, 3, UBFAB_PLANE_CHUNK - 3 },
+	{ 768 * 1024 + 1, 12345, 54321 },
+};
+
+/*
+ * Move every size of sizes[] with WRITE, from the local allocation to the
+ * segment, or with READ, back: the destination, seen through its own
+ * mapping, holds exactly the source's bytes and nothing around them
+ * changed.
+ */
+static void move_sizes(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(queue) *self, uint8_t opcode)
+{
+	const bool write = opcode == UBFAB_OP_WRITE;
+	char *src = write ? self->loc : self->seg;
+	char *dst = write ? self->seg : self->loc;
+	size_t dst_len = write ? SEG_LEN : LOC_LEN;
+	struct ubfab_cqe cqe;
+	struct ubfab_sqe *sqe;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		uint32_t len = sizes[i].length;
+		uint32_t l = sizes[i].local, r = sizes[i].remote;
+		uint32_t d = write ? r : l;
+
+		memset(dst, 0x5a, dst_len);
+		fill_pat(src + (write ? l : r), len, i);
+		sqe = GET_SQE(self->q);
+		if (write)
+			ubfab_prep_write(sqe, LOC(l), REM(r), len);
+		else
+			ubfab_prep_read(sqe, LOC(l), REM(r), len);
+		ubfab_sqe_set_data(sqe, i);
+		ASSERT_EQ(0, complete(self->q, &cqe, 1));
+		EXPECT_EQ(UBFAB_CQE_OK, cqe.status) TH_LOG("length %u", len);
+		EXPECT_EQ(i, cqe.user_data);
+		EXPECT_EQ(opcode, cqe.opcode);
+		EXPECT_EQ(len, cqe.bytes);
+		EXPECT_EQ(0, cqe.result);
+		EXPECT_EQ(-1, check_pat(dst + d, len, i))
+			TH_LOG("length %u", len);
+		EXPECT_EQ(-1, check_byte(dst, d, 0x5a))
+			TH_LOG("length %u: moved before", len);
+		EXPECT_EQ(-1, check_byte(dst + d + len, dst_len - d - len, 0x5a))
+			TH_LOG("length %u: moved beyond", len);
+	}
+}
+
+TEST_F_TIMEOUT(queue, write_sizes, SLOW)
+{
+	struct ubfab_cqe cqe;
+
+	move_sizes(_metadata, self, UBFAB_OP_WRITE);
+	/* the last byte of the segment */
+	self->loc[0] = 'z';
+	ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(SEG_LEN - 1), 1);
+	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe.status);
+	EXPECT_EQ('z', self->seg[SEG_LEN - 1]);
+}
+
+TEST_F_TIMEOUT(queue, read_sizes, SLOW)
+{
+	move_sizes(_metadata, self, UBFAB_OP_READ);
+}
+
+/*
+ * Entries of one queue run in order: a batch of writes to one place ends
+ * with the last one's data, and a READ after a WRITE sees it.
+ */
+TEST_F(queue, ordered_batch)
+{
+	struct ubfab_cqe cqe[9];
+	struct ubfab_sqe *sqe;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		fill_pat(self->loc + i * 8192, 8192, i);
+		sqe = GET_SQE(self->q);
+		ubfab_prep_write(sqe, LOC(i * 8192), REM(4096), 8192);
+		ubfab_sqe_set_data(sqe, i);
+	}
+	sqe = GET_SQE(self->q);
+	ubfab_prep_read(sqe, LOC(512 * 1024), REM(4096), 8192);
+	ubfab_sqe_set_data(sqe, 8);
+	ASSERT_EQ(0, complete(self->q, cqe, 9));
+	for (i = 0; i < 9; i++) {
+		EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
+		EXPECT_EQ(i, cqe[i].user_data);
+	}
+	EXPECT_EQ(-1, check_pat(self->seg + 4096, 8192, 7));
+	EXPECT_EQ(-1, check_pat(self->loc + 512 * 1024, 8192, 7));
+}
+
+/* Wait up to 10 s for the 8-byte word at @p to hold @val. */
+static bool await_word(uint64_t *p, uint64_t val)
+{
+	int64_t end = now_ms() + 10000;
+
+	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != val) {
+		if (now_ms() > end)
+			return false;
+		sched_yield();
+	}
+	return true;
+}
+
+#define ROUNDS		8
+#define TOKENS_LEN	(3 * UBFAB_PLANE_CHUNK + 1001)
+
+/*
+ * The receiver of the MoE dispatch: spins on the notify word until it
+ * counts @round, then the tokens must all be there; acknowledges each
+ * round. Exits with the first failed round, 0 if none failed.
+ */
+static void receiver(char *seg, uint64_t *notify, uint64_t *ack)
+{
+	unsigned int r;
+
+	for (r = 1; r <= ROUNDS; r++) {
+		if (!await_word(notify, r) ||
+		    check_pat(seg, TOKENS_LEN, r) != -1)
+			_exit(r);
+		__atomic_store_n(ack, r, __ATOMIC_RELEASE);
+	}
+	_exit(0);
+}
+
+/*
+ * WRITE_NOTIFY: the notify add comes after all the data, so a receiver
+ * that sees the word change sees the data; the completion carries the
+ * word's old value. The notify word here is in another segment of the
+ * exporter, imported separately.
+ */
+TEST_F_TIMEOUT(queue, write_notify_dispatch, SLOW)
+{
+	uint64_t flags_off, *notify, *ack;
+	struct ubfab_import flags_imp;
+	struct ubfab_cqe cqe;
+	struct ubfab_sqe *sqe;
+	uint32_t flags_tid;
+	unsigned int r;
+	int status;
+	void *addr;
+	pid_t pid;
+
+	ASSERT_EQ(0, ubfab_dev_alloc(self->exp, PAGE, &flags_off));
+	ASSERT_EQ(0, ubfab_dev_map(self->exp, flags_off, PAGE,
+				   PROT_READ | PROT_WRITE, &addr));
+	notify = addr;
+	ack = notify + 8;	/* a cache line further */
+	ASSERT_EQ(0, ubfab_dev_export(self->exp, flags_off, PAGE,
+				      UBFAB_SEG_ATOMIC | UBFAB_SEG_READ,
+				      TOKEN, &flags_tid));
+	ASSERT_EQ(0, ubfab_dev_import(self->npu1, ubfab_dev_eid(self->exp),
+				      flags_tid, TOKEN, UBFAB_SEG_ATOMIC,
+				      &flags_imp));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		receiver(self->seg + 8192, notify, ack);
+	for (r = 1; r <= ROUNDS; r++) {
+		fill_pat(self->loc, TOKENS_LEN, r);
+		sqe = GET_SQE(self->q);
+		ubfab_prep_write_notify(sqe, LOC(0), REM(8192), TOKENS_LEN,
+					ubfab_import_addr(&flags_imp, 0), 1);
+		ubfab_sqe_set_data(sqe, r);
+		ASSERT_EQ(0, complete(self->q, &cqe, 1));
+		ASSERT_EQ(UBFAB_CQE_OK, cqe.status);
+		EXPECT_EQ(r, cqe.user_data);
+		EXPECT_EQ(UBFAB_OP_WRITE_NOTIFY, cqe.opcode);
+		EXPECT_EQ(r - 1, cqe.result);
+		EXPECT_EQ(TOKENS_LEN, cqe.bytes);
+		if (!await_word(ack, r))
+			break;
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("receiver failed round %d",
+						 WEXITSTATUS(status));
+	EXPECT_EQ(ROUNDS, *notify);
+}
+
+/* WRITE_NOTIFY with the notify word in the data's own segment. */
+TEST_F(queue, write_notify_same_segment)
+{
+	uint64_t *word = (uint64_t *)(self->seg + SEG_LEN - 64);
+	struct ubfab_cqe cqe;
+	struct ubfab_sqe *sqe;
+
+	*word = 40;
+	fill_pat(self->loc, 5000, 9);
+	sqe = GET_SQE(self->q);
+	ubfab_prep_write_notify(sqe, LOC(0), REM(1), 5000,
+				REM(SEG_LEN - 64), 2);
+	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe.status);
+	EXPECT_EQ(40, cqe.result);
+	EXPECT_EQ(42, *word);
+	EXPECT_EQ(-1, check_pat(self->seg + 1, 5000, 9));
+}
+
+/* Every atomic returns the old value and leaves the right new one. */
+TEST_F(queue, atomics)
+{
+	static const struct {
+		uint32_t op;
+		uint64_t old, value, compare, new;
+	} ops[] = {
+		{ UBFAB_ATOMIC_CAS, 5, 9, 5, 9 },
+		{ UBFAB_ATOMIC_CAS, 5, 9, 6, 5 },
+		{ UBFAB_ATOMIC_CAS, ~0ULL, 0, ~0ULL, 0 },
+		{ UBFAB_ATOMIC_SWAP, 0x1122334455667788ULL, 3, 0, 3 },
+		{ UBFAB_ATOMIC_FETCH_ADD, 10, 5, 0, 15 },
+		{ UBFAB_ATOMIC_FETCH_ADD, ~0ULL, 2, 0, 1 },
+		{ UBFAB_ATOMIC_FETCH_AND, 0xff00ff00ff00ff00ULL,
+		  0x0ff00ff00ff00ff0ULL, 0, 0x0f000f000f000f00ULL },
+		{ UBFAB_ATOMIC_FETCH_OR, 0xf0, 0x0f00000000000000ULL, 0,
+		  0x0f000000000000f0ULL },
+		{ UBFAB_ATOMIC_FETCH_XOR, 0xffff0000ffff0000ULL,
+		  0xff00ff00ff00ff00ULL, 0, 0x00ffff0000ffff00ULL },
+	};
+	uint64_t *word = (uint64_t *)(self->seg + 3 * PAGE + 8);
+	struct ubfab_cqe cqe;
+	struct ubfab_sqe *sqe;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		word[-1] = 0x1111;
+		word[0] = ops[i].old;
+		word[1] = 0x2222;
+		sqe = GET_SQE(self->q);
+		ubfab_prep_atomic(sqe, ops[i].op, REM(3 * PAGE + 8),
+				  ops[i].value, ops[i].compare);
+		ubfab_sqe_set_data(sqe, i);
+		ASSERT_EQ(0, complete(self->q, &cqe, 1));
+		EXPECT_EQ(UBFAB_CQE_OK, cqe.status) TH_LOG("case %u", i);
+		EXPECT_EQ(i, cqe.user_data);
+		EXPECT_EQ(UBFAB_OP_ATOMIC, cqe.opcode);
+		EXPECT_EQ(ops[i].old, cqe.result) TH_LOG("case %u", i);
+		EXPECT_EQ(ops[i].new, word[0]) TH_LOG("case %u", i);
+		EXPECT_EQ(0x1111, word[-1]);
+		EXPECT_EQ(0x2222, word[1]);
+	}
+}
+
+#define ADDERS		4	/* processes */
+#define ADDER_QUEUES	2	/* queues of each */
+#define ADDS		96	/* entries on each queue */
+#define ADD_TOTAL	(ADDERS * ADDER_QUEUES * ADDS)
+
+/*
+ * One contending process: its own device, import and queues, all adding
+ * one to the word at @word_off of the segment. Each old value goes into
+ * @seen, which counts how often each one came back. Exits nonzero on any
+ * failure.
+ */
+static void adder(uint32_t eid, uint32_t tid, uint64_t word_off,
+		  uint32_t *seen)
+{
+	struct ubfab_queue *q[ADDER_QUEUES];
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	struct ubfab_import imp;
+	struct ubfab_dev *dev;
+	struct ubfab_cqe cqe;
+	struct ubfab_sqe *sqe;
+	unsigned int i, k;
+
+	attr.sq_entries = 128;	/* room for ADDS */
+	if (ubfab_dev_open("npu1", &dev) ||
+	    ubfab_dev_import(dev, eid, tid, TOKEN, UBFAB_SEG_ATOMIC, &imp))
+		_exit(2);
+	for (k = 0; k < ADDER_QUEUES; k++) {
+		if (ubfab_queue_create(dev, &attr, &q[k]))
+			_exit(3);
+		for (i = 0; i < ADDS; i++) {
+			sqe = ubfab_queue_get_sqe(q[k]);
+			if (!sqe)
+				_exit(4);
+			ubfab_prep_atomic(sqe, UBFAB_ATOMIC_FETCH_ADD,
+					  ubfab_import_addr(&imp, word_off),
+					  1, 0);
+		}
+	}
+	for (k = 0; k < ADDER_QUEUES; k++)
+		if (ubfab_queue_submit(q[k]) != ADDS)
+			_exit(5);
+	for (k = 0; k < ADDER_QUEUES; k++) {
+		uint64_t last = 0;
+
+		for (i = 0; i < ADDS; i++) {
+			if (complete(q[k], &cqe, 1) || cqe.status ||
+			    cqe.result >= ADD_TOTAL)
+				_exit(6);
+			/* one queue's entries run in order */
+			if (i && cqe.result <= last)
+				_exit(7);
+			last = cqe.result;
+			__atomic_fetch_add(&seen[cqe.result], 1,
+					   __ATOMIC_RELAXED);
+		}
+		ubfab_queue_destroy(q[k]);
+	}
+	ubfab_dev_close(dev);
+	_exit(0);
+}
+
+/*
+ * FETCH_ADD contended by many entries on several queues in several
+ * processes: the sum is exact, and each old value is returned once.
+ */
+TEST_F_TIMEOUT(queue, fetch_add_contended, SLOW)
+{
+	uint64_t *word = (uint64_t *)(self->seg + 64);
+	pid_t pid[ADDERS];
+	uint32_t *seen;
+	unsigned int i;
+	int status;
+
+	seen = mmap(NULL, ADD_TOTAL * sizeof(*seen), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, seen);
+	for (i = 0; i < ADDERS; i++) {
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i])
+			adder(ubfab_dev_eid(self->exp), self->tid, 64, seen);
+	}
+	for (i = 0; i < ADDERS; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("adder %u", i);
+	}
+	EXPECT_EQ(ADD_TOTAL, *word);
+	for (i = 0; i < ADD_TOTAL; i++)
+		if (seen[i] != 1)
+			break;
+	EXPECT_EQ(ADD_TOTAL, i) TH_LOG("old value %u returned %u times", i,
+				       i < ADD_TOTAL ? seen[i] : 0);
+	munmap(seen, ADD_TOTAL * sizeof(*seen));
+}
+
+/* COPY within the entity and FILL, exactly their range. */
+TEST_F(queue, copy_and_fill)
+{
+	struct ubfab_cqe cqe[3];
+	struct ubfab_sqe *sqe;
+
+	memset(self->loc, 0x11, LOC_LEN);
+	fill_pat(self->loc + 3, 200000, 4);
+	sqe = GET_SQE(self->q);
+	ubfab_prep_copy(sqe, LOC(500001), LOC(3), 200000);
+	ubfab_sqe_set_data(sqe, 1);
+	sqe = GET_SQE(self->q);
+	ubfab_prep_fill(sqe, LOC(4099), 0xee, 70000);
+	ubfab_sqe_set_data(sqe, 2);
+	sqe = GET_SQE(self->q);
+	ubfab_prep_fill(sqe, LOC(LOC_LEN - 1), 0, 1);
+	ubfab_sqe_set_data(sqe, 3);
+	ASSERT_EQ(0, complete(self->q, cqe, 3));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ(UBFAB_OP_COPY, cqe[0].opcode);
+	EXPECT_EQ(200000, cqe[0].bytes);
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[1].status);
+	EXPECT_EQ(UBFAB_OP_FILL, cqe[1].opcode);
+	EXPECT_EQ(70000, cqe[1].bytes);
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[2].status);
+	EXPECT_EQ(-1, check_pat(self->loc + 500001, 200000, 4));
+	EXPECT_EQ(0x11, self->loc[500000]);
+	EXPECT_EQ(0x11, self->loc[700001]);
+	EXPECT_EQ(-1, check_byte(self->loc + 4099, 70000, 0xee));
+	EXPECT_EQ(-1, check_byte(self->loc + 4099 + 70000,
+				 500001 - 4099 - 70000, 0x11));
+	EXPECT_EQ(0, self->loc[LOC_LEN - 1]);
+	EXPECT_EQ(0x11, self->loc[LOC_LEN - 2]);
+
+	/* COPY reads the entity's memory as the earlier FILL left it */
+	sqe = GET_SQE(self->q);
+	ubfab_prep_fill(sqe, LOC(0), 0x77, 4096);
+	sqe = GET_SQE(self->q);
+	ubfab_prep_copy(sqe, LOC(8192), LOC(0), 4096);
+	ASSERT_EQ(0, complete(self->q, cqe, 2));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[1].status);
+	EXPECT_EQ(-1, check_byte(self->loc + 8192, 4096, 0x77));
+}
+
+/* Addresses the error cases need, besides the fixture's. */
+struct bad_addrs {
+	uint64_t loc, rem;	/* the fixture's local and remote base */
+	uint64_t ro, wo, rw;	/* imports with fewer rights */
+	uint64_t other;		/* another file's allocation of npu1 */
+};
+
+/* One entry that must fail, with the status it must fail with. */
+struct bad_case {
+	const char *name;
+	uint16_t status;
+	void (*prep)(struct ubfab_sqe *sqe, const struct bad_addrs *a);
+};
+
+static void bad_reserved(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_nop(s);
+	s->__reserved = 1;
+}
+
+static void bad_nop_local(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_nop(s);
+	s->local = a->loc + 8;
+}
+
+static void bad_nop_length(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_nop(s);
+	s->length = 1;
+}
+
+static void bad_write_compare(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_write(s, a->loc, a->rem, 8);
+	s->compare = 1;
+}
+
+static void bad_write_aux(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_write(s, a->loc, a->rem, 8);
+	s->aux = 1;
+}
+
+static void bad_read_notify(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_read(s, a->loc, a->rem, 8);
+	s->notify = a->rem + 64;
+}
+
+static void bad_flag(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_write(s, a->loc, a->rem, 8);
+	s->flags = UBFAB_SQE_FLAGS + 1;
+}
+
+static void bad_atomic_align(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_atomic(s, UBFAB_ATOMIC_FETCH_ADD, a->rem + 4, 1, 0);
+}
+
+static void bad_atomic_op(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_atomic(s, UBFAB_ATOMIC_FETCH_XOR + 1, a->rem, 1, 0);
+}
+
+static void bad_atomic_length(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_atomic(s, UBFAB_ATOMIC_SWAP, a->rem, 1, 0);
+	s->length = 8;
+}
+
+static void bad_length0(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_write(s, a->loc, a->rem, 0);
+}
+
+static void bad_length_max(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_read(s, a->loc, a->rem, UBFAB_SQE_MAX_LENGTH + 1);
+}
+
+static void bad_copy_length0(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_copy(s, a->loc + 4096, a->loc, 0);
+}
+
+static void bad_fill_byte(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_fill(s, a->loc, 256, 16);
+}
+
+static void bad_notify_align(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_write_notify(s, a->loc, a->rem, 8, a->rem + 68, 1);
+}
+
+static void bad_wait_cmp(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_wait_value(s, a->loc, UBFAB_WAIT_EQ + 1, 0, 10);
+}
+
+static void bad_wait_align(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_wait_value(s, a->loc + 2, UBFAB_WAIT_EQ, 0, 10);
+}
+
+static void bad_event(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_event_record(s, UBFAB_QUEUE_EVENTS);
+}
+
+static void bad_opcode(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_nop(s);
+	s->opcode = UBFAB_OP_WAIT_VALUE + 1;
+}
+
+static void bad_local_end(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_write(s, a->loc + LOC_LEN - 8, a->rem, 9);
+}
+
+static void bad_local_other(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_read(s, a->other, a->rem, 8);
+}
+
+static void bad_copy_src(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_copy(s, a->loc, a->other, 8);
+}
+
+static void bad_fill_local(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_fill(s, a->loc + LOC_LEN, 1, 1);
+}
+
+static void bad_no_import(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_write(s, a->loc, a->loc, 8);
+}
+
+static void bad_remote_end(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_write(s, a->loc, a->rem + SEG_LEN - 4, 5);
+}
+
+static void bad_write_ro(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_write(s, a->loc, a->ro, 8);
+}
+
+static void bad_atomic_ro(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_atomic(s, UBFAB_ATOMIC_FETCH_ADD, a->ro, 1, 0);
+}
+
+static void bad_read_wo(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_read(s, a->loc, a->wo, 8);
+}
+
+static void bad_atomic_rw(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_atomic(s, UBFAB_ATOMIC_CAS, a->rw, 1, 0);
+}
+
+static void bad_notify_rw(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_write_notify(s, a->loc, a->rem, 8, a->rw, 1);
+}
+
+static void bad_notify_data_ro(struct ubfab_sqe *s, const struct bad_addrs *a)
+{
+	ubfab_prep_write_notify(s, a->loc, a->ro, 8, a->rem, 1);
+}
+
+static const struct bad_case bad_cases[] = {
+	{ "reserved field", UBFAB_CQE_BAD_ENTRY, bad_reserved },
+	{ "NOP with a local address", UBFAB_CQE_BAD_ENTRY, bad_nop_local },
+	{ "NOP with a length", UBFAB_CQE_BAD_ENTRY, bad_nop_length },
+	{ "WRITE with compare", UBFAB_CQE_BAD_ENTRY, bad_write_compare },
+	{ "WRITE with aux", UBFAB_CQE_BAD_ENTRY, bad_write_aux },
+	{ "READ with notify", UBFAB_CQE_BAD_ENTRY, bad_read_notify },
+	{ "unknown flag", UBFAB_CQE_BAD_ENTRY, bad_flag },
+	{ "misaligned atomic", UBFAB_CQE_BAD_ENTRY, bad_atomic_align },
+	{ "unknown atomic", UBFAB_CQE_BAD_ENTRY, bad_atomic_op },
+	{ "atomic with a length", UBFAB_CQE_BAD_ENTRY, bad_atomic_length },
+	{ "length 0", UBFAB_CQE_BAD_ENTRY, bad_length0 },
+	{ "length too big", UBFAB_CQE_BAD_ENTRY, bad_length_max },
+	{ "COPY of length 0", UBFAB_CQE_BAD_ENTRY, bad_copy_length0 },
+	{ "fill byte 256", UBFAB_CQE_BAD_ENTRY, bad_fill_byte },
+	{ "misaligned notify word", UBFAB_CQE_BAD_ENTRY, bad_notify_align },
+	{ "unknown comparison", UBFAB_CQE_BAD_ENTRY, bad_wait_cmp },
+	{ "misaligned wait word", UBFAB_CQE_BAD_ENTRY, bad_wait_align },
+	{ "event number too big", UBFAB_CQE_BAD_ENTRY, bad_event },
+	{ "unknown opcode", UBFAB_CQE_BAD_OPCODE, bad_opcode },
+	{ "local range past the allocation", UBFAB_CQE_LOCAL_RANGE,
+	  bad_local_end },
+	{ "local range of another file", UBFAB_CQE_LOCAL_RANGE,
+	  bad_local_other },
+	{ "COPY source of another file", UBFAB_CQE_LOCAL_RANGE, bad_copy_src },
+	{ "FILL past the allocation", UBFAB_CQE_LOCAL_RANGE, bad_fill_local },
+	{ "remote address of no import", UBFAB_CQE_NO_IMPORT, bad_no_import },
+	{ "remote range past the segment", UBFAB_CQE_REMOTE_RANGE,
+	  bad_remote_end },
+	{ "WRITE to a read-only import", UBFAB_CQE_ACCESS, bad_write_ro },
+	{ "ATOMIC on a read-only import", UBFAB_CQE_ACCESS, bad_atomic_ro },
+	{ "READ from a write-only import", UBFAB_CQE_ACCESS, bad_read_wo },
+	{ "ATOMIC without UBFAB_SEG_ATOMIC", UBFAB_CQE_ACCESS, bad_atomic_rw },
+	{ "notify add without UBFAB_SEG_ATOMIC", UBFAB_CQE_ACCESS,
+	  bad_notify_rw },
+	{ "notify data to a read-only import", UBFAB_CQE_ACCESS,
+	  bad_notify_data_ro },
+};
+
+/* Imports of the fixture's segment with fewer rights, and another file. */
+static void bad_setup(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(queue) *self, struct bad_addrs *a,
+		      struct ubfab_dev **other)
+{
+	struct ubfab_import imp;
+	uint32_t eid = ubfab_dev_eid(self->exp);
+
+	a->loc = LOC(0);
+	a->rem = REM(0);
+	ASSERT_EQ(0, ubfab_dev_import(self->npu1, eid, self->tid, TOKEN,
+				      UBFAB_SEG_READ, &imp));
+	a->ro = imp.mmap_offset;
+	ASSERT_EQ(0, ubfab_dev_import(self->npu1, eid, self->tid, TOKEN,
+				      UBFAB_SEG_WRITE, &imp));
+	a->wo = imp.mmap_offset;
+	ASSERT_EQ(0, ubfab_dev_import(self->npu1, eid, self->tid, TOKEN,
+				      UBFAB_SEG_READ | UBFAB_SEG_WRITE, &imp));
+	a->rw = imp.mmap_offset;
+	ASSERT_EQ(0, ubfab_dev_open("npu1", other));
+	ASSERT_EQ(0, ubfab_dev_alloc(*other, PAGE, &a->other));
+}
+
+/*
+ * Every way an entry can be wrong: it completes with its status and the
+ * queue goes into the error state, where entries posted before and after
+ * it are flushed; after a reset the queue runs again, and nothing the bad
+ * entry or the flushed ones named was touched.
+ */
+TEST_F_TIMEOUT(queue, bad_entries, SLOW)
+{
+	struct ubfab_cqe cqe[3];
+	struct ubfab_dev *other;
+	struct ubfab_sqe *sqe;
+	struct bad_addrs a;
+	unsigned int i;
+
+	bad_setup(_metadata, self, &a, &other);
+	memset(self->seg, 0x3c, SEG_LEN);
+	memset(self->loc, 0xc3, LOC_LEN);
+	for (i = 0; i < ARRAY_SIZE(bad_cases); i++) {
+		const struct bad_case *c = &bad_cases[i];
+
+		sqe = GET_SQE(self->q);
+		c->prep(sqe, &a);
+		ubfab_sqe_set_data(sqe, 1);
+		/* flushed: would write the segment's first page */
+		sqe = GET_SQE(self->q);
+		ubfab_prep_fill(sqe, LOC(0), 0, 4096);
+		ubfab_sqe_set_data(sqe, 2);
+		sqe = GET_SQE(self->q);
+		ubfab_prep_write(sqe, LOC(0), REM(0), 4096);
+		ubfab_sqe_set_data(sqe, 3);
+		ASSERT_EQ(0, complete(self->q, cqe, 3));
+		EXPECT_EQ(c->status, cqe[0].status) TH_LOG("%s", c->name);
+		EXPECT_EQ(1, cqe[0].user_data);
+		EXPECT_EQ(0, cqe[0].bytes) TH_LOG("%s", c->name);
+		EXPECT_EQ(UBFAB_CQE_FLUSHED, cqe[1].status) TH_LOG("%s", c->name);
+		EXPECT_EQ(2, cqe[1].user_data);
+		EXPECT_EQ(UBFAB_OP_FILL, cqe[1].opcode);
+		EXPECT_EQ(UBFAB_CQE_FLUSHED, cqe[2].status);
+		EXPECT_EQ(3, cqe[2].user_data);
+		EXPECT_TRUE(ubfab_queue_sq_flags(self->q) & UBFAB_SQ_ERROR);
+
+		/* posted later: flushed too, and the doorbell says so */
+		sqe = GET_SQE(self->q);
+		ubfab_prep_nop(sqe);
+		ubfab_sqe_set_data(sqe, 4);
+		EXPECT_EQ(-EIO, ubfab_queue_submit(self->q));
+		ASSERT_EQ(0, complete(self->q, cqe, 1));
+		EXPECT_EQ(UBFAB_CQE_FLUSHED, cqe[0].status);
+		EXPECT_EQ(4, cqe[0].user_data);
+
+		/* once the flushes are done, the queue runs again */
+		ASSERT_EQ(0, ubfab_queue_reset(self->q));
+		sqe = GET_SQE(self->q);
+		ubfab_prep_nop(sqe);
+		ubfab_sqe_set_data(sqe, 5);
+		ASSERT_EQ(0, complete(self->q, cqe, 1));
+		EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status) TH_LOG("%s", c->name);
+		EXPECT_EQ(5, cqe[0].user_data);
+		EXPECT_FALSE(ubfab_queue_sq_flags(self->q) & UBFAB_SQ_ERROR);
+	}
+	EXPECT_EQ(-1, check_byte(self->seg, SEG_LEN, 0x3c));
+	EXPECT_EQ(-1, check_byte(self->loc, LOC_LEN, 0xc3));
+	ubfab_dev_close(other);
+}
+
+/*
+ * Unexporting revokes the import: entries on it fail with REVOKED (and
+ * the importer is told), other imports are unaffected; once the import is
+ * dropped, its address names none.
+ */
+TEST_F(queue, revoked)
+{
+	struct ubfab_import imp;
+	struct ubfab_event ev;
+	struct ubfab_cqe cqe[2];
+	uint64_t off, *word;
+	uint32_t tid;
+	void *addr;
+
+	ASSERT_EQ(0, ubfab_dev_alloc(self->exp, PAGE, &off));
+	ASSERT_EQ(0, ubfab_dev_map(self->exp, off, PAGE,
+				   PROT_READ | PROT_WRITE, &addr));
+	word = (uint64_t *)addr + 1;
+	ASSERT_EQ(0, ubfab_dev_export(self->exp, off, PAGE, RWA, TOKEN,
+				      &tid));
+	ASSERT_EQ(0, ubfab_dev_import(self->npu1, ubfab_dev_eid(self->exp),
+				      tid, TOKEN, RWA, &imp));
+	ubfab_prep_atomic(GET_SQE(self->q), UBFAB_ATOMIC_FETCH_ADD,
+			  ubfab_import_addr(&imp, 8), 1, 0);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ(1, *word);
+
+	ASSERT_EQ(0, ubfab_dev_unexport(self->exp, tid));
+	ASSERT_EQ(0, ubfab_dev_event_wait(self->npu1, &ev, WAIT_MS));
+	EXPECT_EQ(UBFAB_EVENT_REVOKED, ev.type);
+	EXPECT_EQ(imp.mmap_offset, ev.mmap_offset);
+	ubfab_prep_write(GET_SQE(self->q), LOC(0),
+			 ubfab_import_addr(&imp, 0), 16);
+	ubfab_prep_read(GET_SQE(self->q), LOC(0), REM(0), 16);
+	ASSERT_EQ(0, complete(self->q, cqe, 2));
+	EXPECT_EQ(UBFAB_CQE_REVOKED, cqe[0].status);
+	EXPECT_EQ(UBFAB_CQE_FLUSHED, cqe[1].status);
+	EXPECT_EQ(0, ubfab_queue_reset(self->q));
+
+	/* an atomic too; the fixture's import still works */
+	ubfab_prep_atomic(GET_SQE(self->q), UBFAB_ATOMIC_SWAP,
+			  ubfab_import_addr(&imp, 8), 7, 0);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_REVOKED, cqe[0].status);
+	EXPECT_EQ(1, *word);
+	EXPECT_EQ(0, ubfab_queue_reset(self->q));
+	self->loc[0] = 'k';
+	ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(PAGE), 1);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ('k', self->seg[PAGE]);
+
+	ASSERT_EQ(0, ubfab_dev_unimport(self->npu1, imp.mmap_offset));
+	ubfab_prep_write(GET_SQE(self->q), LOC(0),
+			 ubfab_import_addr(&imp, 0), 16);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_NO_IMPORT, cqe[0].status);
+	ubfab_unmap(addr, PAGE);
+}
+
+/* Sum of the counters of every port of @eid, or of every plane (UBFAB_EID_ANY). */
+static int stats_sum(struct ubfab_nl *nl, uint32_t eid, uint32_t planes,
+		     struct ubfab_stats *per_plane, struct ubfab_stats *sum)
+{
+	struct ubfab_plane_info plane;
+	struct ubfab_port_info port;
+	const struct ubfab_stats *s;
+	uint32_t i;
+	int err;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < planes; i++) {
+		if (eid == UBFAB_EID_ANY) {
+			err = ubfab_plane_get(nl, i, &plane);
+			s = &plane.stats;
+		} else {
+			err = ubfab_port_get(nl, eid, i, &port);
+			s = &port.stats;
+		}
+		if (err)
+			return err;
+		if (per_plane)
+			per_plane[i] = *s;
+		sum->tx_bytes += s->tx_bytes;
+		sum->rx_bytes += s->rx_bytes;
+		sum->tx_ops += s->tx_ops;
+		sum->rx_ops += s->rx_ops;
+		sum->errors += s->errors;
+	}
+	return 0;
+}
+
+/* Counters of the initiator, the exporter and the planes. */
+struct counters {
+	struct ubfab_stats init, exp, planes;
+	struct ubfab_stats plane[16];
+};
+
+static int counters_get(FIXTURE_DATA(queue) *self, uint32_t planes,
+			struct counters *c)
+{
+	return stats_sum(self->nl, ubfab_dev_eid(self->npu1), planes, NULL,
+			 &c->init) ?:
+	       stats_sum(self->nl, ubfab_dev_eid(self->exp), planes, NULL,
+			 &c->exp) ?:
+	       stats_sum(self->nl, UBFAB_EID_ANY, planes, c->plane,
+			 &c->planes);
+}
+
+/* How each counter of @a grew since @b must be: tx, rx bytes and ops, errors. */
+static void expect_grew(struct __test_metadata *_metadata, const char *what,
+			const struct ubfab_stats *b,
+			const struct ubfab_stats *a, uint64_t tx_bytes,
+			uint64_t rx_bytes, uint64_t tx_ops, uint64_t rx_ops,
+			uint64_t errors)
+{
+	EXPECT_EQ(tx_bytes, a->tx_bytes - b->tx_bytes) TH_LOG("%s", what);
+	EXPECT_EQ(rx_bytes, a->rx_bytes - b->rx_bytes) TH_LOG("%s", what);
+	EXPECT_EQ(tx_ops, a->tx_ops - b->tx_ops) TH_LOG("%s", what);
+	EXPECT_EQ(rx_ops, a->rx_ops - b->rx_ops) TH_LOG("%s", what);
+	EXPECT_EQ(errors, a->errors - b->errors) TH_LOG("%s", what);
+}
+
+/*
+ * Run what was posted, one entry, with the counters before and after; the
+ * entry must end with @status.
+ */
+static void run_counted(struct __test_metadata *_metadata,
+			FIXTURE_DATA(queue) *self, uint32_t planes,
+			uint16_t status, struct counters *before,
+			struct counters *after)
+{
+	struct ubfab_cqe cqe;
+
+	ASSERT_EQ(0, counters_get(self, planes, before));
+	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ASSERT_EQ(status, cqe.status);
+	ASSERT_EQ(0, counters_get(self, planes, after));
+	if (status != UBFAB_CQE_OK)
+		ASSERT_EQ(0, ubfab_queue_reset(self->q));
+}
+
+/*
+ * Each chunk of a transfer counts one op and its bytes on the sending
+ * port, the receiving port and the plane; chunks are dealt round-robin
+ * over the planes; a failed transfer counts one error on the initiator's
+ * port and on one plane; what stays in the entity counts nothing.
+ */
+TEST_F_TIMEOUT(queue, counters, SLOW)
+{
+	const uint32_t len = 3 * UBFAB_PLANE_CHUNK + 100;	/* 4 chunks */
+	struct counters b, a;
+	struct ubfab_fabric_info fab;
+	uint32_t i, used;
+
+	ASSERT_EQ(0, ubfab_fabric_get(self->nl, &fab));
+	ASSERT_LE(4, fab.planes);
+	ASSERT_GE(16, fab.planes);
+
+	ubfab_prep_write(GET_SQE(self->q), LOC(1), REM(2), len);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
+	expect_grew(_metadata, "WRITE, initiator", &b.init, &a.init,
+		    len, 0, 4, 0, 0);
+	expect_grew(_metadata, "WRITE, exporter", &b.exp, &a.exp,
+		    0, len, 0, 4, 0);
+	expect_grew(_metadata, "WRITE, planes", &b.planes, &a.planes,
+		    len, len, 4, 4, 0);
+	for (i = used = 0; i < fab.planes; i++) {
+		uint64_t grew = a.plane[i].tx_bytes - b.plane[i].tx_bytes;
+
+		if (grew)
+			used++;
+		EXPECT_GE(UBFAB_PLANE_CHUNK, grew);
+	}
+	EXPECT_EQ(4, used) TH_LOG("4 chunks go over 4 planes");
+
+	/* one chunk on each plane, exactly */
+	ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(0),
+			 fab.planes * UBFAB_PLANE_CHUNK);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
+	for (i = 0; i < fab.planes; i++)
+		expect_grew(_metadata, "a chunk per plane", &b.plane[i],
+			    &a.plane[i], UBFAB_PLANE_CHUNK, UBFAB_PLANE_CHUNK,
+			    1, 1, 0);
+
+	/* the starting plane rotates: one small write on each plane */
+	ASSERT_EQ(0, counters_get(self, fab.planes, &b));
+	for (i = 0; i < fab.planes; i++) {
+		struct ubfab_cqe cqe;
+
+		ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(0), 3);
+		ASSERT_EQ(0, complete(self->q, &cqe, 1));
+		ASSERT_EQ(UBFAB_CQE_OK, cqe.status);
+	}
+	ASSERT_EQ(0, counters_get(self, fab.planes, &a));
+	for (i = 0; i < fab.planes; i++)
+		expect_grew(_metadata, "rotating start", &b.plane[i],
+			    &a.plane[i], 3, 3, 1, 1, 0);
+
+	/* READ: the data comes from the exporter */
+	ubfab_prep_read(GET_SQE(self->q), LOC(1), REM(2), len);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
+	expect_grew(_metadata, "READ, initiator", &b.init, &a.init,
+		    0, len, 0, 4, 0);
+	expect_grew(_metadata, "READ, exporter", &b.exp, &a.exp,
+		    len, 0, 4, 0, 0);
+	expect_grew(_metadata, "READ, planes", &b.planes, &a.planes,
+		    len, len, 4, 4, 0);
+
+	ubfab_prep_atomic(GET_SQE(self->q), UBFAB_ATOMIC_FETCH_ADD, REM(0),
+			  1, 0);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
+	expect_grew(_metadata, "ATOMIC, initiator", &b.init, &a.init,
+		    8, 0, 1, 0, 0);
+	expect_grew(_metadata, "ATOMIC, exporter", &b.exp, &a.exp,
+		    0, 8, 0, 1, 0);
+
+	ubfab_prep_write_notify(GET_SQE(self->q), LOC(0), REM(8), len,
+				REM(0), 1);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
+	expect_grew(_metadata, "WRITE_NOTIFY, initiator", &b.init, &a.init,
+		    len + 8, 0, 5, 0, 0);
+	expect_grew(_metadata, "WRITE_NOTIFY, exporter", &b.exp, &a.exp,
+		    0, len + 8, 0, 5, 0);
+
+	/* a failed transfer: one error, no traffic */
+	ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(SEG_LEN - 8), 9);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_REMOTE_RANGE, &b,
+		    &a);
+	expect_grew(_metadata, "failed WRITE, initiator", &b.init, &a.init,
+		    0, 0, 0, 0, 1);
+	expect_grew(_metadata, "failed WRITE, exporter", &b.exp, &a.exp,
+		    0, 0, 0, 0, 0);
+	expect_grew(_metadata, "failed WRITE, planes", &b.planes, &a.planes,
+		    0, 0, 0, 0, 1);
+
+	/* nothing crosses a plane */
+	ubfab_prep_copy(GET_SQE(self->q), LOC(0), LOC(8192), 8192);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
+	expect_grew(_metadata, "COPY", &b.planes, &a.planes, 0, 0, 0, 0, 0);
+	ubfab_prep_fill(GET_SQE(self->q), LOC(0), 1, 8192);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
+	expect_grew(_metadata, "FILL", &b.planes, &a.planes, 0, 0, 0, 0, 0);
+	ubfab_prep_nop(GET_SQE(self->q));
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
+	expect_grew(_metadata, "NOP", &b.planes, &a.planes, 0, 0, 0, 0, 0);
+	expect_grew(_metadata, "NOP", &b.init, &a.init, 0, 0, 0, 0, 0);
+}
+
+#define WRITERS		3	/* processes */
+#define WRITER_QUEUES	2	/* queues of each */
+#define SLICE		(160 * 1024)	/* of the segment, per queue */
+#define WRITE_ROUNDS	4
+
+/* Seed of the pattern of slice @s in round @r. */
+#define SLICE_SEED(s, r)	((s) * 16 + (r))
+
+/*
+ * One of the concurrent writers: its own device, import, memory and
+ * queues; each queue writes its own slice of the segment over and over
+ * and reads it back (fenced). Exits nonzero on any failure.
+ */
+static void writer(uint32_t eid, uint32_t tid, unsigned int w)
+{
+	struct ubfab_queue *q[WRITER_QUEUES];
+	struct ubfab_import imp;
+	struct ubfab_dev *dev;
+	struct ubfab_cqe cqe[2];
+	struct ubfab_sqe *sqe;
+	unsigned int r, k;
+	uint64_t loc_off;
+	void *addr;
+	char *loc;
+
+	if (ubfab_dev_open("npu1", &dev) ||
+	    ubfab_dev_import(dev, eid, tid, TOKEN,
+			     UBFAB_SEG_READ | UBFAB_SEG_WRITE, &imp) ||
+	    ubfab_dev_alloc(dev, WRITER_QUEUES * 2 * SLICE, &loc_off) ||
+	    ubfab_dev_map(dev, loc_off, WRITER_QUEUES * 2 * SLICE,
+			  PROT_READ | PROT_WRITE, &addr))
+		_exit(2);
+	loc = addr;
+	for (k = 0; k < WRITER_QUEUES; k++)
+		if (ubfab_queue_create(dev, NULL, &q[k]))
+			_exit(3);
+	for (r = 0; r < WRITE_ROUNDS; r++) {
+		for (k = 0; k < WRITER_QUEUES; k++) {
+			unsigned int s = w * WRITER_QUEUES + k;
+			uint64_t src = loc_off + k * 2 * SLICE;
+
+			fill_pat(loc + k * 2 * SLICE, SLICE - r,
+				 SLICE_SEED(s, r));
+			memset(loc + k * 2 * SLICE + SLICE, 0, SLICE);
+			sqe = ubfab_queue_get_sqe(q[k]);
+			ubfab_prep_write(sqe, src,
+					 ubfab_import_addr(&imp, s * SLICE),
+					 SLICE - r);
+			sqe = ubfab_queue_get_sqe(q[k]);
+			ubfab_prep_read(sqe, src + SLICE,
+					ubfab_import_addr(&imp, s * SLICE),
+					SLICE - r);
+			ubfab_sqe_set_flags(sqe, UBFAB_SQE_FENCE);
+			if (ubfab_queue_submit(q[k]) != 2)
+				_exit(4);
+		}
+		for (k = 0; k < WRITER_QUEUES; k++) {
+			unsigned int s = w * WRITER_QUEUES + k;
+
+			if (complete(q[k], cqe, 2) || cqe[0].status ||
+			    cqe[1].status)
+				_exit(5);
+			if (check_pat(loc + k * 2 * SLICE + SLICE, SLICE - r,
+				      SLICE_SEED(s, r)) != -1)
+				_exit(6);
+		}
+	}
+	for (k = 0; k < WRITER_QUEUES; k++)
+		ubfab_queue_destroy(q[k]);
+	ubfab_dev_close(dev);
+	_exit(0);
+}
+
+/*
+ * Many queues in several processes writing at once, each its own part of
+ * one segment: every byte lands where its queue put it.
+ */
+TEST_F_TIMEOUT(queue, concurrent_writers, SLOW)
+{
+	const unsigned int last = WRITE_ROUNDS - 1;
+	unsigned int i, s;
+	pid_t pid[WRITERS];
+	int status;
+
+	ASSERT_LE(WRITERS * WRITER_QUEUES * SLICE, SEG_LEN);
+	for (i = 0; i < WRITERS; i++) {
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i])
+			writer(ubfab_dev_eid(self->exp), self->tid, i);
+	}
+	for (i = 0; i < WRITERS; i++) {
+		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("writer %u", i);
+	}
+	for (s = 0; s < WRITERS * WRITER_QUEUES; s++) {
+		EXPECT_EQ(-1, check_pat(self->seg + s * SLICE, SLICE - last,
+					SLICE_SEED(s, last)))
+			TH_LOG("slice %u", s);
+	}
+}
+
+/*
+ * The SQ takes as many entries as it has slots; a CQ too small for what
+ * was posted stalls the queue (counted, UBFAB_SQ_CQ_FULL) until
+ * completions are consumed, and no completion is lost.
+ */
+TEST_F(queue, ring_limits)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	struct ubfab_cqe *cqe;
+	struct ubfab_queue *q;
+	unsigned int i;
+
+	attr.sq_entries = 16;
+	attr.cq_entries = 4;
+	ASSERT_EQ(0, ubfab_queue_create(self->npu1, &attr, &q));
+	for (i = 0; i < 16; i++) {
+		struct ubfab_sqe *sqe = ubfab_queue_get_sqe(q);
+
+		ASSERT_NE(NULL, sqe);
+		ubfab_prep_nop(sqe);
+		ubfab_sqe_set_data(sqe, i);
+	}
+	EXPECT_EQ(NULL, ubfab_queue_get_sqe(q));
+	EXPECT_EQ(0, ubfab_queue_sq_space(q));
+	ASSERT_EQ(16, ubfab_queue_submit(q));
+	usleep(300 * 1000);
+	EXPECT_EQ(4, ubfab_queue_cq_ready(q));
+	EXPECT_TRUE(ubfab_queue_sq_flags(q) & UBFAB_SQ_CQ_FULL);
+	EXPECT_LE(1, __atomic_load_n(q->cq_overflow, __ATOMIC_RELAXED));
+	for (i = 0; i < 16; i++) {
+		ASSERT_EQ(0, ubfab_queue_wait_cqe(q, &cqe, WAIT_MS))
+			TH_LOG("completion %u", i);
+		EXPECT_EQ(i, cqe->user_data);
+		EXPECT_EQ(UBFAB_CQE_OK, cqe->status);
+		ubfab_queue_cqe_seen(q);
+	}
+	EXPECT_EQ(-ETIMEDOUT, ubfab_queue_wait_cqe(q, &cqe, 100));
+	EXPECT_FALSE(ubfab_queue_sq_flags(q) & UBFAB_SQ_CQ_FULL);
+	EXPECT_EQ(16, ubfab_queue_sq_space(q));
+	EXPECT_EQ(0, __atomic_load_n(q->sq_overflow, __ATOMIC_RELAXED));
+	ubfab_queue_destroy(q);
+}
+
+/*
+ * A polling queue takes entries with no doorbell while busy; idle, it
+ * sleeps and asks for the doorbell, which ubfab_queue_submit() rings.
+ */
+TEST_F(queue, polling)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	struct ubfab_cqe cqe[32];
+	struct ubfab_queue *q;
+	unsigned int i, round;
+
+	attr.flags = UBFAB_QUEUE_POLL;
+	attr.idle_us = 2000;
+	ASSERT_EQ(0, ubfab_queue_create(self->npu1, &attr, &q));
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < 32; i++) {
+			struct ubfab_sqe *sqe = ubfab_queue_get_sqe(q);
+
+			ASSERT_NE(NULL, sqe);
+			ubfab_prep_fill(sqe, LOC(i * 64), round + 1, 64);
+			ubfab_sqe_set_data(sqe, i);
+		}
+		ASSERT_EQ(0, complete(q, cqe, 32));
+		for (i = 0; i < 32; i++) {
+			EXPECT_EQ(i, cqe[i].user_data);
+			EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
+		}
+		EXPECT_EQ(-1, check_byte(self->loc, 32 * 64, round + 1));
+		/* idle for much longer than idle_us: asleep */
+		usleep(200 * 1000);
+		EXPECT_TRUE(ubfab_queue_sq_flags(q) & UBFAB_SQ_NEED_WAKEUP);
+	}
+	ubfab_queue_destroy(q);
+}
+
+/* A selective queue completes signalled entries and failed ones. */
+TEST_F(queue, selective)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	struct ubfab_cqe cqe[2], *c;
+	struct ubfab_sqe *sqe;
+	struct ubfab_queue *q;
+	unsigned int i;
+
+	attr.flags = UBFAB_QUEUE_SELECTIVE;
+	ASSERT_EQ(0, ubfab_queue_create(self->npu1, &attr, &q));
+	for (i = 1; i <= 4; i++) {
+		sqe = ubfab_queue_get_sqe(q);
+		ASSERT_NE(NULL, sqe);
+		ubfab_prep_fill(sqe, LOC(0), i, 16);
+		ubfab_sqe_set_data(sqe, i);
+		if (!(i % 2))
+			ubfab_sqe_set_flags(sqe, UBFAB_SQE_SIGNAL);
+	}
+	ASSERT_EQ(0, complete(q, cqe, 2));
+	EXPECT_EQ(2, cqe[0].user_data);
+	EXPECT_EQ(4, cqe[1].user_data);
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[1].status);
+	EXPECT_EQ(-1, check_byte(self->loc, 16, 4));
+	EXPECT_EQ(-ETIMEDOUT, ubfab_queue_wait_cqe(q, &c, 200));
+
+	/* a failed entry completes unsignalled */
+	sqe = ubfab_queue_get_sqe(q);
+	ASSERT_NE(NULL, sqe);
+	ubfab_prep_fill(sqe, LOC(0), 300, 16);
+	ubfab_sqe_set_data(sqe, 5);
+	sqe = ubfab_queue_get_sqe(q);
+	ASSERT_NE(NULL, sqe);
+	ubfab_prep_nop(sqe);
+	ubfab_sqe_set_data(sqe, 6);
+	ubfab_sqe_set_flags(sqe, UBFAB_SQE_SIGNAL);
+	ASSERT_EQ(0, complete(q, cqe, 2));
+	EXPECT_EQ(5, cqe[0].user_data);
+	EXPECT_EQ(UBFAB_CQE_BAD_ENTRY, cqe[0].status);
+	EXPECT_EQ(6, cqe[1].user_data);
+	EXPECT_EQ(UBFAB_CQE_FLUSHED, cqe[1].status);
+	EXPECT_EQ(0, ubfab_queue_reset(q));
+	ubfab_queue_destroy(q);
+}
+
+/* The eventfd counts batches of completions. */
+TEST_F(queue, eventfd)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	struct ubfab_cqe cqe;
+	struct ubfab_queue *q;
+	uint64_t count = 0;
+	int efd;
+
+	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	ASSERT_LE(0, efd);
+	attr.eventfd = efd;
+	ASSERT_EQ(0, ubfab_queue_create(self->npu1, &attr, &q));
+	EXPECT_EQ(-1, read(efd, &count, sizeof(count)));
+	EXPECT_EQ(EAGAIN, errno);
+	ubfab_prep_nop(ubfab_queue_get_sqe(q));
+	ASSERT_EQ(0, complete(q, &cqe, 1));
+	ASSERT_EQ(sizeof(count), read(efd, &count, sizeof(count)));
+	EXPECT_LE(1, count);
+	/* the queue holds its own reference to the eventfd */
+	close(efd);
+	ubfab_prep_nop(ubfab_queue_get_sqe(q));
+	ASSERT_EQ(0, complete(q, &cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe.status);
+	ubfab_queue_destroy(q);
+}
+
+/*
+ * EVENT_RECORD on one queue releases EVENT_WAIT on another; WAIT_VALUE
+ * holds a queue until a word in the entity's memory says so; both time
+ * out.
+ */
+TEST_F(queue, waits)
+{
+	uint64_t *word = (uint64_t *)(self->loc + 64);
+	struct ubfab_cqe cqe[2], *c;
+	struct ubfab_queue *q2;
+
+	ASSERT_EQ(0, ubfab_queue_create(self->npu1, NULL, &q2));
+	ubfab_prep_event_wait(GET_SQE(q2), 5, 1, 0);
+	ubfab_prep_nop(GET_SQE(q2));
+	ASSERT_LE(0, ubfab_queue_submit(q2));
+	EXPECT_EQ(-ETIMEDOUT, ubfab_queue_wait_cqe(q2, &c, 300));
+	ubfab_prep_event_record(GET_SQE(self->q), 5);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ(1, cqe[0].result);
+	ASSERT_EQ(0, complete(q2, cqe, 2));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ(UBFAB_OP_EVENT_WAIT, cqe[0].opcode);
+	EXPECT_EQ(1, cqe[0].result);
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[1].status);
+	ubfab_queue_destroy(q2);
+
+	*word = 0;
+	ubfab_prep_wait_value(GET_SQE(self->q), LOC(64), UBFAB_WAIT_EQ, 42, 0);
+	ASSERT_LE(0, ubfab_queue_submit(self->q));
+	EXPECT_EQ(-ETIMEDOUT, ubfab_queue_wait_cqe(self->q, &c, 300));
+	__atomic_store_n(word, 42, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ(42, cqe[0].result);
+	*word = 100;
+	ubfab_prep_wait_value(GET_SQE(self->q), LOC(64), UBFAB_WAIT_GE, 50, 0);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ(100, cqe[0].result);
+
+	ubfab_prep_wait_value(GET_SQE(self->q), LOC(64), UBFAB_WAIT_EQ, 7,
+			      100);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_TIMEOUT, cqe[0].status);
+	EXPECT_EQ(100, cqe[0].result);
+	EXPECT_EQ(0, ubfab_queue_reset(self->q));
+	ubfab_prep_event_wait(GET_SQE(self->q), 6, 1, 100);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_TIMEOUT, cqe[0].status);
+	EXPECT_EQ(0, cqe[0].result);
+}
+
+TEST_HARNESS_MAIN
