@@ -249,7 +249,7 @@ libo=$tmp/lib
 if make -s -C "$root/lib" O="$libo" DESTDIR="$tmp/dest" PREFIX=/usr \
 		install >"$tmp/make.log" 2>&1; then
 	missing=
-	for f in lib/libubfab.so.1.1.0 lib/libubfab.so.1 lib/libubfab.so \
+	for f in lib/libubfab.so.1.2.0 lib/libubfab.so.1 lib/libubfab.so \
 		 lib/libubfab.a lib/pkgconfig/libubfab.pc include/libubfab.h \
 		 include/linux/ubfab.h; do
 		[ -e "$tmp/dest/usr/$f" ] || missing="$missing $f"
@@ -274,7 +274,7 @@ else
 		"$(head -c 300 "$tmp/err")"
 fi
 
-soname=$(readelf -d "$libo/libubfab.so.1.1.0" 2>/dev/null |
+soname=$(readelf -d "$libo/libubfab.so.1.2.0" 2>/dev/null |
 	 sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 if [ "$soname" = libubfab.so.1 ]; then
 	ok "soname is libubfab.so.1"
@@ -282,18 +282,20 @@ else
 	not_ok "soname is libubfab.so.1" "soname: $soname"
 fi
 # 13 functions at UBFAB_1.0, of which the 3 entity calls have a 1.1
-# default version too, and 16 new ones at UBFAB_1.1
-syms=$(nm -D --defined-only "$libo/libubfab.so.1.1.0" 2>/dev/null |
+# default version too, 16 new ones at UBFAB_1.1 and 6 at UBFAB_1.2_CTL
+syms=$(nm -D --defined-only "$libo/libubfab.so.1.2.0" 2>/dev/null |
        awk '{ print $3 }')
-others=$(echo "$syms" | grep -v -x -e 'UBFAB_1\.[01]' \
-	 -e 'ubfab_[a-z_]*@@*UBFAB_1\.[01]')
+others=$(echo "$syms" | grep -v -x -e 'UBFAB_1\.[01]' -e 'UBFAB_1\.2_CTL' \
+	 -e 'ubfab_[a-z_]*@@*UBFAB_1\.[01]' \
+	 -e 'ubfab_[a-z_]*@@UBFAB_1\.2_CTL')
 count() { echo "$syms" | grep -c -x "ubfab_[a-z_]*$1"; }
 entity=$(echo "$syms" | grep -c -x 'ubfab_entity_[a-z_]*@UBFAB_1\.0')
 if [ -z "$others" ] && [ "$(count '@*@UBFAB_1\.0')" -eq 13 ] &&
-   [ "$entity" -eq 3 ] && [ "$(count '@@UBFAB_1\.1')" -eq 19 ]; then
-	ok "exports the API at UBFAB_1.0 and UBFAB_1.1, nothing else"
+   [ "$entity" -eq 3 ] && [ "$(count '@@UBFAB_1\.1')" -eq 19 ] &&
+   [ "$(count '@@UBFAB_1\.2_CTL')" -eq 6 ]; then
+	ok "exports the API at UBFAB_1.0, UBFAB_1.1 and UBFAB_1.2_CTL, nothing else"
 else
-	not_ok "exports the API at UBFAB_1.0 and UBFAB_1.1, nothing else" \
+	not_ok "exports the API at UBFAB_1.0, UBFAB_1.1 and UBFAB_1.2_CTL, nothing else" \
 		"symbols: $(echo $syms)"
 fi
 
