@@ -2,7 +2,9 @@
 /*
  * ubfab control plane: the "ubfab" generic netlink family, which reports
  * the fabric, its entities, ports, planes and segments to any netlink
- * client.
+ * client, lets an administrator reset entities and set port and plane
+ * states (fault injection), and announces those changes to the "events"
+ * multicast group.
  *
  * Commands, attributes and errors are defined in include/uapi/linux/ubfab.h
  * and Documentation/netlink/ubfab.yaml. One fill function per object serves
@@ -11,7 +13,14 @@
  * registered, and states and counters are read with READ_ONCE() and
  * atomic64_read(). Segments change at any time; the dump reads each
  * entity's under its mem_lock.
+ *
+ * Port and plane states are written only here, under ubfab_nl_state_lock,
+ * which also covers sending the notification: listeners see the changes
+ * in the order they were made, each with the state it set. Readers (the
+ * get handlers, the data path) take no lock: a state is one int read with
+ * READ_ONCE(), so they see either the old or the new value.
  */
+#include <linux/mutex.h>
 #include <net/genetlink.h>
 
 #include "compat.h"
@@ -21,6 +30,18 @@
 static struct ubfab_fabric *ubfab_nl_fabric;
 
 static struct genl_family ubfab_nl_family;
+
+/* Serializes state changes with their notifications. */
+static DEFINE_MUTEX(ubfab_nl_state_lock);
+
+/* Multicast groups, indexed by these ids (offsets in the family's). */
+enum {
+	UBFAB_NL_MCGRP_EVENTS,
+};
+
+static const struct genl_multicast_group ubfab_nl_mcgrps[] = {
+	[UBFAB_NL_MCGRP_EVENTS] = { .name = UBFAB_MCGRP_EVENTS },
+};
 
 typedef int (*ubfab_nl_fill_t)(struct sk_buff *skb, const void *obj);
 
@@ -196,6 +217,52 @@ static int ubfab_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 			    cb->nlh->nlmsg_seq, NLM_F_MULTI, cmd, fill, obj);
 }
 
+/*
+ * Announce a change to the events group in every namespace. Best effort:
+ * when out of memory the notification is lost, as netlink loses those a
+ * listener has no room for.
+ */
+static void ubfab_nl_notify(u8 cmd, ubfab_nl_fill_t fill, const void *obj)
+{
+	struct sk_buff *msg;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	if (ubfab_nl_put(msg, 0, 0, 0, cmd, fill, obj)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_multicast_allns(&ubfab_nl_family, msg, 0,
+				UBFAB_NL_MCGRP_EVENTS);
+}
+
+/*
+ * Set a port's or a plane's @state to the value of @attr and announce the
+ * change, if it is one, with a @cmd notification filled by @fill from
+ * @obj. A value out of enum ubfab_state is EINVAL (not the policy's
+ * ERANGE, which the uAPI does not promise).
+ */
+static int ubfab_nl_set_state(struct genl_info *info, struct nlattr *attr,
+			      int *state, u8 cmd, ubfab_nl_fill_t fill,
+			      const void *obj)
+{
+	u32 new = nla_get_u32(attr);
+
+	if (new != UBFAB_STATE_DOWN && new != UBFAB_STATE_UP) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "state must be down (0) or up (1)");
+		return -EINVAL;
+	}
+	mutex_lock(&ubfab_nl_state_lock);
+	if (READ_ONCE(*state) != new) {
+		WRITE_ONCE(*state, new);
+		ubfab_nl_notify(cmd, fill, obj);
+	}
+	mutex_unlock(&ubfab_nl_state_lock);
+	return 0;
+}
+
 static int ubfab_nl_fabric_get_doit(struct sk_buff *skb,
 				    struct genl_info *info)
 {
@@ -244,6 +311,8 @@ static int ubfab_nl_entity_reset_doit(struct sk_buff *skb,
 		return -ENODEV;
 	}
 	ubfab_mem_reset(entity);
+	ubfab_nl_notify(UBFAB_CMD_ENTITY_RESET_NTF, ubfab_nl_fill_entity,
+			entity);
 	return 0;
 }
 
@@ -262,14 +331,15 @@ static int ubfab_nl_entity_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
-static int ubfab_nl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
+/* The port a request names by UBFAB_A_PORT_EID and UBFAB_A_PORT_PLANE. */
+static struct ubfab_port *ubfab_nl_port_find(struct genl_info *info)
 {
 	struct ubfab_entity *entity;
 	u32 plane;
 
 	if (GENL_REQ_ATTR_CHECK(info, UBFAB_A_PORT_EID) ||
 	    GENL_REQ_ATTR_CHECK(info, UBFAB_A_PORT_PLANE))
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 
 	entity = ubfab_entity_find(ubfab_nl_fabric,
 				   nla_get_u32(info->attrs[UBFAB_A_PORT_EID]));
@@ -277,16 +347,39 @@ static int ubfab_nl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[UBFAB_A_PORT_EID],
 				    "no such entity");
-		return -ENODEV;
+		return ERR_PTR(-ENODEV);
 	}
 	plane = nla_get_u32(info->attrs[UBFAB_A_PORT_PLANE]);
 	if (plane >= entity->nr_ports) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[UBFAB_A_PORT_PLANE],
 				    "no such plane");
-		return -ENODEV;
+		return ERR_PTR(-ENODEV);
 	}
-	return ubfab_nl_reply(info, ubfab_nl_fill_port, &entity->ports[plane]);
+	return &entity->ports[plane];
+}
+
+static int ubfab_nl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ubfab_port *port = ubfab_nl_port_find(info);
+
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	return ubfab_nl_reply(info, ubfab_nl_fill_port, port);
+}
+
+static int ubfab_nl_port_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ubfab_port *port;
+
+	if (GENL_REQ_ATTR_CHECK(info, UBFAB_A_PORT_STATE))
+		return -EINVAL;
+	port = ubfab_nl_port_find(info);
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	return ubfab_nl_set_state(info, info->attrs[UBFAB_A_PORT_STATE],
+				  &port->state, UBFAB_CMD_PORT_NTF,
+				  ubfab_nl_fill_port, port);
 }
 
 /*
@@ -325,21 +418,45 @@ static int ubfab_nl_port_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
-static int ubfab_nl_plane_get_doit(struct sk_buff *skb,
-				   struct genl_info *info)
+/* The plane a request names by UBFAB_A_PLANE_ID. */
+static struct ubfab_plane *ubfab_nl_plane_find(struct genl_info *info)
 {
 	u32 id;
 
 	if (GENL_REQ_ATTR_CHECK(info, UBFAB_A_PLANE_ID))
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	id = nla_get_u32(info->attrs[UBFAB_A_PLANE_ID]);
 	if (id >= ubfab_nl_fabric->topo.planes) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[UBFAB_A_PLANE_ID],
 				    "no such plane");
-		return -ENODEV;
+		return ERR_PTR(-ENODEV);
 	}
-	return ubfab_nl_reply(info, ubfab_nl_fill_plane,
-			      &ubfab_nl_fabric->planes[id]);
+	return &ubfab_nl_fabric->planes[id];
+}
+
+static int ubfab_nl_plane_get_doit(struct sk_buff *skb,
+				   struct genl_info *info)
+{
+	struct ubfab_plane *plane = ubfab_nl_plane_find(info);
+
+	if (IS_ERR(plane))
+		return PTR_ERR(plane);
+	return ubfab_nl_reply(info, ubfab_nl_fill_plane, plane);
+}
+
+static int ubfab_nl_plane_set_doit(struct sk_buff *skb,
+				   struct genl_info *info)
+{
+	struct ubfab_plane *plane;
+
+	if (GENL_REQ_ATTR_CHECK(info, UBFAB_A_PLANE_STATE))
+		return -EINVAL;
+	plane = ubfab_nl_plane_find(info);
+	if (IS_ERR(plane))
+		return PTR_ERR(plane);
+	return ubfab_nl_set_state(info, info->attrs[UBFAB_A_PLANE_STATE],
+				  &plane->state, UBFAB_CMD_PLANE_NTF,
+				  ubfab_nl_fill_plane, plane);
 }
 
 static int ubfab_nl_plane_get_dumpit(struct sk_buff *skb,
@@ -417,8 +534,19 @@ static const struct nla_policy ubfab_nl_port_policy[UBFAB_A_PORT_PLANE + 1] = {
 	[UBFAB_A_PORT_PLANE] = { .type = NLA_U32 },
 };
 
+static const struct nla_policy ubfab_nl_port_set_policy[UBFAB_A_PORT_STATE + 1] = {
+	[UBFAB_A_PORT_EID] = { .type = NLA_U32 },
+	[UBFAB_A_PORT_PLANE] = { .type = NLA_U32 },
+	[UBFAB_A_PORT_STATE] = { .type = NLA_U32 },
+};
+
 static const struct nla_policy ubfab_nl_plane_policy[UBFAB_A_PLANE_ID + 1] = {
 	[UBFAB_A_PLANE_ID] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy ubfab_nl_plane_set_policy[UBFAB_A_PLANE_STATE + 1] = {
+	[UBFAB_A_PLANE_ID] = { .type = NLA_U32 },
+	[UBFAB_A_PLANE_STATE] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy ubfab_nl_seg_policy[UBFAB_A_SEG_EID + 1] = {
@@ -464,6 +592,20 @@ static const struct genl_ops ubfab_nl_ops[] = {
 		.maxattr = ARRAY_SIZE(ubfab_nl_entity_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = UBFAB_CMD_PORT_SET,
+		.doit = ubfab_nl_port_set_doit,
+		.policy = ubfab_nl_port_set_policy,
+		.maxattr = ARRAY_SIZE(ubfab_nl_port_set_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = UBFAB_CMD_PLANE_SET,
+		.doit = ubfab_nl_plane_set_doit,
+		.policy = ubfab_nl_plane_set_policy,
+		.maxattr = ARRAY_SIZE(ubfab_nl_plane_set_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
 static struct genl_family ubfab_nl_family = {
@@ -474,6 +616,8 @@ static struct genl_family ubfab_nl_family = {
 	.parallel_ops = true,
 	.ops = ubfab_nl_ops,
 	.n_ops = ARRAY_SIZE(ubfab_nl_ops),
+	.mcgrps = ubfab_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ubfab_nl_mcgrps),
 };
 
 /**

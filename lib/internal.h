@@ -124,6 +124,19 @@ int libubfab_request(struct ubfab_nl *nl, struct nl_msg *msg,
 		     const struct libubfab_attrset *set,
 		     libubfab_reply_fn fn, void *arg);
 
+/**
+ * libubfab_recv_notification() - read the next notification of the family
+ * @nl: a subscribed session
+ * @buf: receives the message (header first); aligned for struct nlmsghdr
+ * @size: room in @buf
+ *
+ * Skips anything else the socket receives (leftovers of requests).
+ *
+ * Return: 0; -EMSGSIZE if the message did not fit @buf; or the negative
+ * errno of recvfrom() (-EAGAIN, -ENOBUFS, -EINTR, ...).
+ */
+int libubfab_recv_notification(struct ubfab_nl *nl, void *buf, size_t size);
+
 /*
  * The entity calls as exported at version 1.1 (ubfab_entity_get@@UBFAB_1.1
  * and so on; the names of libubfab.h) and at 1.0, where @out is the 1.0

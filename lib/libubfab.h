@@ -13,8 +13,9 @@
  * entries written straight into a submission ring shared with the
  * kernel, completions read straight from a completion ring. The segment
  * dump and the device API are new in version 1.1 (symbol version
- * UBFAB_1.1), as is struct ubfab_entity_info's auth_failures; the queue
- * API is new in version 1.2 (UBFAB_1.2).
+ * UBFAB_1.1), as is struct ubfab_entity_info's auth_failures. The queue
+ * API, fault injection (port and plane states, entity reset) and the
+ * events that announce it are new in version 1.2 (UBFAB_1.2).
  *
  * Conventions
  *   Every function returning int returns 0 on success or a negative errno
@@ -379,6 +380,112 @@ const char *ubfab_kind_name(uint32_t kind);
  * Return: "down", "up", or "unknown" for any other value; never NULL.
  */
 const char *ubfab_state_name(uint32_t state);
+
+/*
+ * Fault injection and events (since version 1.2, symbol version
+ * UBFAB_1.2_CTL)
+ *
+ * The set and reset calls change the fabric and need CAP_NET_ADMIN
+ * (-EPERM otherwise). The events of the "events" multicast group tell
+ * about every such change; read them on a session of their own, opened
+ * with ubfab_nl_open() and given to ubfab_nl_subscribe(): a session that
+ * also makes requests drops the events that arrive during a request.
+ */
+
+/**
+ * ubfab_port_set_state() - bring a port up or down
+ * @nl: session
+ * @eid: the entity
+ * @plane: plane of the port
+ * @state: UBFAB_STATE_UP or UBFAB_STATE_DOWN
+ *
+ * A port that is down carries no transfer. Setting the state the port
+ * already has changes nothing and sends no event.
+ *
+ * Return: 0; -ENODEV if there is no such entity or plane; -EINVAL if
+ * @state is no enum ubfab_state; -EPERM without CAP_NET_ADMIN; or a
+ * negative errno.
+ */
+int ubfab_port_set_state(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+			 uint32_t state);
+
+/**
+ * ubfab_plane_set_state() - bring a whole plane up or down
+ * @nl: session
+ * @id: plane number
+ * @state: UBFAB_STATE_UP or UBFAB_STATE_DOWN
+ *
+ * A plane that is down carries no transfer; the states of its ports stay
+ * as they are.
+ *
+ * Return: 0; -ENODEV if there is no such plane; -EINVAL if @state is no
+ * enum ubfab_state; -EPERM without CAP_NET_ADMIN; or a negative errno.
+ */
+int ubfab_plane_set_state(struct ubfab_nl *nl, uint32_t id, uint32_t state);
+
+/**
+ * ubfab_entity_reset() - reset an entity
+ * @nl: session
+ * @eid: the entity
+ *
+ * Frees all the entity's memory and revokes its segments; every file
+ * that had allocated some gets UBFAB_EVENT_RESET (see ubfab.h).
+ *
+ * Return: 0; -ENODEV if there is no such entity; -EPERM without
+ * CAP_NET_ADMIN; or a negative errno.
+ */
+int ubfab_entity_reset(struct ubfab_nl *nl, uint32_t eid);
+
+/**
+ * struct ubfab_nl_event - one notification of the "events" group
+ * @cmd: what happened: UBFAB_CMD_PORT_NTF (a port's state changed; @port
+ *	is valid), UBFAB_CMD_PLANE_NTF (a plane's state changed; @plane) or
+ *	UBFAB_CMD_ENTITY_RESET_NTF (an entity was reset; @entity)
+ * @port: the port, as after the change
+ * @plane: the plane, as after the change
+ * @entity: the entity reset
+ */
+struct ubfab_nl_event {
+	uint32_t cmd;
+	union {
+		struct ubfab_port_info port;
+		struct ubfab_plane_info plane;
+		struct ubfab_entity_info entity;
+	};
+};
+
+/**
+ * ubfab_nl_subscribe() - receive the events of the fabric on @nl
+ * @nl: session, best one used for nothing else
+ *
+ * Return: 0; -EOPNOTSUPP if the module has no events group (an older
+ * ubfab.ko); or a negative errno.
+ */
+int ubfab_nl_subscribe(struct ubfab_nl *nl);
+
+/**
+ * ubfab_nl_fd() - the socket of a session, to poll() for events
+ * @nl: session
+ *
+ * Return: the descriptor, owned by @nl; -EINVAL if @nl is NULL.
+ */
+int ubfab_nl_fd(const struct ubfab_nl *nl);
+
+/**
+ * ubfab_nl_event_read() - wait for the next event and read it
+ * @nl: a subscribed session
+ * @ev: receives the event
+ *
+ * Blocks until an event arrives, unless the socket was made non-blocking
+ * (O_NONBLOCK on ubfab_nl_fd()). Events come in the order of the changes.
+ * Notifications of commands this library does not know are skipped.
+ *
+ * Return: 0; -EAGAIN if non-blocking and no event is waiting; -ENOBUFS if
+ * events were lost because the socket's buffer was full (read on; states
+ * may have changed unseen: read them again); -EINTR if a signal came
+ * first; -EPROTO for a malformed event; or a negative errno.
+ */
+int ubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev);
 
 /*
  * The device API (since version 1.1)

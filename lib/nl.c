@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libubfab session and request plumbing: the generic netlink socket, the
- * family lookup, and reading the reply of one request (data messages,
- * acks, errors, the end of a dump) together with the kernel's extended ack.
+ * family lookup, reading the reply of one request (data messages, acks,
+ * errors, the end of a dump) together with the kernel's extended ack, and
+ * the events group: joining it and reading its notifications.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -268,4 +269,48 @@ int libubfab_request(struct ubfab_nl *nl, struct nl_msg *msg,
 	if (err)
 		snprintf(nl->errmsg, sizeof(nl->errmsg), "%s", r.errmsg);
 	return err;
+}
+
+int ubfab_nl_subscribe(struct ubfab_nl *nl)
+{
+	int grp, err;
+
+	if (!nl)
+		return -EINVAL;
+	grp = genl_ctrl_resolve_grp(nl->sk, UBFAB_GENL_NAME,
+				    UBFAB_MCGRP_EVENTS);
+	if (grp == -NLE_OBJ_NOTFOUND)
+		return -EOPNOTSUPP;
+	if (grp < 0)
+		return nle_to_errno(grp);
+	err = nl_socket_add_membership(nl->sk, grp);
+	return err < 0 ? nle_to_errno(err) : 0;
+}
+
+int ubfab_nl_fd(const struct ubfab_nl *nl)
+{
+	return nl ? nl_socket_get_fd(nl->sk) : -EINVAL;
+}
+
+int libubfab_recv_notification(struct ubfab_nl *nl, void *buf, size_t size)
+{
+	struct nlmsghdr *hdr = buf;
+	struct sockaddr_nl peer;
+	socklen_t peer_len;
+	ssize_t n;
+
+	for (;;) {
+		peer_len = sizeof(peer);
+		n = recvfrom(nl_socket_get_fd(nl->sk), buf, size, MSG_TRUNC,
+			     (struct sockaddr *)&peer, &peer_len);
+		if (n < 0)
+			return -errno;
+		if ((size_t)n > size)
+			return -EMSGSIZE;
+		/* the kernel sends each notification alone, from port 0 */
+		if (peer.nl_pid || !nlmsg_ok(hdr, n))
+			continue;
+		if (hdr->nlmsg_type == nl->family && !hdr->nlmsg_seq)
+			return 0;
+	}
 }

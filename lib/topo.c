@@ -4,10 +4,14 @@
  * "ubfab" family (policies and where each attribute lands in the public
  * structs), and the get and dump calls for fabric, entities, ports,
  * planes and segments, with the entity calls' versions for programs built
- * against libubfab 1.0.
+ * against libubfab 1.0; the commands that change the fabric (port and
+ * plane states, entity reset) and the decoding of the events that announce
+ * those changes.
  */
 #include <errno.h>
 #include <string.h>
+
+#include <netlink/genl/genl.h>
 
 #include "internal.h"
 
@@ -333,7 +337,24 @@ static int object_decode(const struct object *o, struct nlattr **tb,
 	return err;
 }
 
-/* Requests: a command, do or dump, with up to two attributes. */
+/* Commands that change the fabric: their replies carry no object. */
+
+static const struct object port_set_object = {
+	.cmd = UBFAB_CMD_PORT_SET,
+	.set = &port_set,
+};
+
+static const struct object plane_set_object = {
+	.cmd = UBFAB_CMD_PLANE_SET,
+	.set = &plane_set,
+};
+
+static const struct object entity_reset_object = {
+	.cmd = UBFAB_CMD_ENTITY_RESET,
+	.set = &entity_set,
+};
+
+/* Requests: a command, do or dump, with up to three attributes. */
 
 struct request_attr {
 	uint16_t type;
@@ -345,7 +366,7 @@ struct request {
 	const struct object *o;
 	bool dump;
 	unsigned int nattrs;
-	struct request_attr attrs[2];
+	struct request_attr attrs[3];
 };
 
 static int request_run(struct ubfab_nl *nl, const struct request *req,
@@ -398,6 +419,18 @@ static int object_get(struct ubfab_nl *nl, const struct request *req,
 	if (!err && g.replies != 1)
 		err = -EPROTO;
 	return err;
+}
+
+static int set_reply(struct nlattr **tb, void *arg)
+{
+	(void)tb;
+	(void)arg;
+	return -EPROTO;	/* a command that changes the fabric only acks */
+}
+
+static int object_set(struct ubfab_nl *nl, const struct request *req)
+{
+	return nl ? request_run(nl, req, set_reply, NULL) : -EINVAL;
 }
 
 struct dump_ctx {
@@ -578,4 +611,92 @@ int ubfab_seg_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_seg_cb cb,
 	const union dump_cb u = { .seg = cb };
 
 	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
+}
+
+/* Fault injection and events */
+
+int ubfab_port_set_state(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+			 uint32_t state)
+{
+	const struct request req = {
+		.o = &port_set_object,
+		.nattrs = 3,
+		.attrs = {
+			{ .type = UBFAB_A_PORT_EID, .u32 = eid },
+			{ .type = UBFAB_A_PORT_PLANE, .u32 = plane },
+			{ .type = UBFAB_A_PORT_STATE, .u32 = state },
+		},
+	};
+
+	return object_set(nl, &req);
+}
+
+int ubfab_plane_set_state(struct ubfab_nl *nl, uint32_t id, uint32_t state)
+{
+	const struct request req = {
+		.o = &plane_set_object,
+		.nattrs = 2,
+		.attrs = {
+			{ .type = UBFAB_A_PLANE_ID, .u32 = id },
+			{ .type = UBFAB_A_PLANE_STATE, .u32 = state },
+		},
+	};
+
+	return object_set(nl, &req);
+}
+
+int ubfab_entity_reset(struct ubfab_nl *nl, uint32_t eid)
+{
+	const struct request req = {
+		.o = &entity_reset_object,
+		.nattrs = 1,
+		.attrs = { { .type = UBFAB_A_ENTITY_EID, .u32 = eid } },
+	};
+
+	return object_set(nl, &req);
+}
+
+/* The object each notification carries, by its command. */
+static const struct object *event_object(uint8_t cmd)
+{
+	switch (cmd) {
+	case UBFAB_CMD_PORT_NTF:
+		return &port_object;
+	case UBFAB_CMD_PLANE_NTF:
+		return &plane_object;
+	case UBFAB_CMD_ENTITY_RESET_NTF:
+		return &entity_object;
+	default:
+		return NULL;
+	}
+}
+
+/* Room for one notification: the kernel builds them in NLMSG_GOODSIZE. */
+#define EVENT_MSG_MAX	8192
+
+int ubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
+{
+	uint64_t buf[EVENT_MSG_MAX / sizeof(uint64_t)];
+	struct nlmsghdr *hdr = (struct nlmsghdr *)buf;
+	struct nlattr *tb[LIBUBFAB_MAXATTR + 1];
+	const struct object *o;
+	uint8_t cmd;
+	int err;
+
+	if (!nl || !ev)
+		return -EINVAL;
+	do {
+		err = libubfab_recv_notification(nl, buf, sizeof(buf));
+		if (err)
+			return err;
+		if (!genlmsg_valid_hdr(hdr, 0))
+			return -EPROTO;
+		cmd = ((struct genlmsghdr *)nlmsg_data(hdr))->cmd;
+		o = event_object(cmd);
+	} while (!o);
+	if (genlmsg_parse(hdr, 0, tb, o->set->maxattr, o->set->policy) < 0)
+		return -EPROTO;
+	ev->cmd = cmd;
+	/* the union's members all start where it does */
+	return object_decode(o, tb, &ev->port);
 }

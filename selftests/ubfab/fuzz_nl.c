@@ -121,34 +121,54 @@ static uint32_t valid_eid(struct rng *r, const struct fuzz_model *m)
 	return rng_below(r, m->nr_entities);
 }
 
+/*
+ * The commands that have an operation: every one before the notifications,
+ * which the kernel only sends.
+ */
+#define NL_CMD_OPS	UBFAB_CMD_PLANE_SET
+
+/* A command that changes the fabric: a do that only acks. */
+static bool cmd_is_set(uint8_t cmd)
+{
+	return cmd == UBFAB_CMD_ENTITY_RESET || cmd == UBFAB_CMD_PORT_SET ||
+	       cmd == UBFAB_CMD_PLANE_SET;
+}
+
 /* Which commands have a do and a dump, and how many objects a do returns. */
 static bool cmd_has_do(uint8_t cmd)
 {
-	return cmd != UBFAB_CMD_SEG_GET;
+	return cmd != UBFAB_CMD_SEG_GET && cmd <= NL_CMD_OPS;
 }
 
 static bool cmd_has_dump(uint8_t cmd)
 {
-	return cmd != UBFAB_CMD_FABRIC_GET && cmd != UBFAB_CMD_ENTITY_RESET;
+	return cmd != UBFAB_CMD_FABRIC_GET && !cmd_is_set(cmd) &&
+	       cmd <= NL_CMD_OPS;
 }
 
 static unsigned int do_replies(uint8_t cmd)
 {
-	return cmd == UBFAB_CMD_ENTITY_RESET ? 0 : 1;
+	return cmd_is_set(cmd) ? 0 : 1;
+}
+
+/* A state to set: mostly valid ones, whichever the test wants. */
+static uint32_t any_state(struct rng *r)
+{
+	return rng_chance(r, 50) ? UBFAB_STATE_UP : UBFAB_STATE_DOWN;
 }
 
 /* A well-formed request for existing objects: they must come back. */
 static void gen_valid(struct rng *r, const struct fuzz_model *m,
 		      struct mbuild *b, struct nl_msgspec *ms, uint32_t seq)
 {
-	uint8_t cmd = 1 + rng_below(r, UBFAB_CMD_MAX);
+	uint8_t cmd = 1 + rng_below(r, NL_CMD_OPS);
 	bool dump = cmd_has_dump(cmd) && (!cmd_has_do(cmd) || rng_chance(r, 50));
 	uint16_t flags = NLM_F_REQUEST;
 	uint32_t eid;
 	size_t off;
 
-	/* A reset answers only with its ack. */
-	if (rng_chance(r, 60) || cmd == UBFAB_CMD_ENTITY_RESET)
+	/* A reset or a state change answers only with its ack. */
+	if (rng_chance(r, 60) || cmd_is_set(cmd))
 		flags |= NLM_F_ACK;
 	if (rng_chance(r, 10))
 		flags |= NLM_F_ECHO;
@@ -196,6 +216,16 @@ static void gen_valid(struct rng *r, const struct fuzz_model *m,
 		ms->target.eid = valid_eid(r, m);
 		attr_u32(b, UBFAB_A_ENTITY_EID, ms->target.eid);
 		break;
+	case UBFAB_CMD_PORT_SET:
+		attr_u32(b, UBFAB_A_PORT_EID, valid_eid(r, m));
+		attr_u32(b, UBFAB_A_PORT_PLANE,
+			 rng_below(r, m->fabric.planes));
+		attr_u32(b, UBFAB_A_PORT_STATE, any_state(r));
+		break;
+	case UBFAB_CMD_PLANE_SET:
+		attr_u32(b, UBFAB_A_PLANE_ID, rng_below(r, m->fabric.planes));
+		attr_u32(b, UBFAB_A_PLANE_STATE, any_state(r));
+		break;
 	default:
 		break;
 	}
@@ -208,7 +238,8 @@ enum defect {
 	D_NO_DUMP_ENTITY, D_NO_PLANE, D_MISSING, D_BAD_LENGTH, D_NO_NUL,
 	D_LONG_NAME, D_UNKNOWN_ATTR, D_FABRIC_ATTR, D_NESTED_FLAG,
 	D_TRAILING, D_RESERVED, D_FLAGS, D_SHORT_HEADER, D_COMMAND,
-	D_NO_OPERATION, D_FAMILY, D_NOT_REQUEST, D_CONTROL, NR_DEFECTS
+	D_NO_OPERATION, D_FAMILY, D_NOT_REQUEST, D_CONTROL, D_BAD_STATE,
+	NR_DEFECTS
 };
 
 static const char *const defect_names[NR_DEFECTS] = {
@@ -218,7 +249,7 @@ static const char *const defect_names[NR_DEFECTS] = {
 	"unknown attribute", "attribute to FABRIC_GET", "NLA_F_NESTED on u32",
 	"trailing bytes", "reserved byte", "reserved flags", "short header",
 	"unknown command", "do or dump it lacks", "unknown family",
-	"no NLM_F_REQUEST", "control message",
+	"no NLM_F_REQUEST", "control message", "no such state",
 };
 
 /* Names that are no entity's: the kernel compares them whole. */
@@ -236,8 +267,12 @@ static uint16_t policy_max(uint8_t cmd)
 		return UBFAB_A_ENTITY_NAME;
 	case UBFAB_CMD_PORT_GET:
 		return UBFAB_A_PORT_PLANE;
+	case UBFAB_CMD_PORT_SET:
+		return UBFAB_A_PORT_STATE;
 	case UBFAB_CMD_PLANE_GET:
 		return UBFAB_A_PLANE_ID;
+	case UBFAB_CMD_PLANE_SET:
+		return UBFAB_A_PLANE_STATE;
 	case UBFAB_CMD_SEG_GET:
 		return UBFAB_A_SEG_EID;
 	default:
@@ -250,7 +285,7 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 {
 	enum defect d = rng_below(r, NR_DEFECTS);
 	uint16_t type = NL_FAMILY, flags = NLM_F_REQUEST, reserved = 0;
-	uint8_t cmd = 1 + rng_below(r, UBFAB_CMD_MAX);
+	uint8_t cmd = 1 + rng_below(r, NL_CMD_OPS);
 	char name[40];
 	size_t off;
 	uint32_t v;
@@ -273,7 +308,8 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 		break;
 	case D_NO_PORT_ENTITY:
 	case D_NO_PORT_PLANE:
-		cmd = UBFAB_CMD_PORT_GET;
+		cmd = rng_chance(r, 70) ? UBFAB_CMD_PORT_GET :
+					  UBFAB_CMD_PORT_SET;
 		ms->err = ENODEV;
 		break;
 	case D_NO_DUMP_ENTITY:
@@ -283,13 +319,19 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 		ms->err = ENODEV;
 		break;
 	case D_NO_PLANE:
-		cmd = UBFAB_CMD_PLANE_GET;
+		cmd = rng_chance(r, 70) ? UBFAB_CMD_PLANE_GET :
+					  UBFAB_CMD_PLANE_SET;
 		ms->err = ENODEV;
 		break;
 	case D_MISSING:
 		cmd = rng_pick(r, ((const uint8_t[]){ UBFAB_CMD_ENTITY_GET,
 			UBFAB_CMD_PORT_GET, UBFAB_CMD_PLANE_GET,
-			UBFAB_CMD_ENTITY_RESET }));
+			UBFAB_CMD_ENTITY_RESET, UBFAB_CMD_PORT_SET,
+			UBFAB_CMD_PLANE_SET }));
+		break;
+	case D_BAD_STATE:
+		cmd = rng_chance(r, 50) ? UBFAB_CMD_PORT_SET :
+					  UBFAB_CMD_PLANE_SET;
 		break;
 	case D_NO_NUL:
 	case D_LONG_NAME:
@@ -303,7 +345,7 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 	case D_NESTED_FLAG:
 	case D_TRAILING:
 		/* Those with attributes; as a do or dump they have. */
-		cmd = UBFAB_CMD_ENTITY_GET + rng_below(r, UBFAB_CMD_MAX - 1);
+		cmd = UBFAB_CMD_ENTITY_GET + rng_below(r, NL_CMD_OPS - 1);
 		if (cmd_has_dump(cmd) && (!cmd_has_do(cmd) || rng_chance(r, 30)))
 			flags |= NLM_F_DUMP;
 		break;
@@ -324,7 +366,10 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 		break;
 	case D_NO_OPERATION:
 		cmd = rng_pick(r, ((const uint8_t[]){ UBFAB_CMD_FABRIC_GET,
-			UBFAB_CMD_SEG_GET, UBFAB_CMD_ENTITY_RESET }));
+			UBFAB_CMD_SEG_GET, UBFAB_CMD_ENTITY_RESET,
+			UBFAB_CMD_PORT_SET, UBFAB_CMD_PLANE_SET,
+			UBFAB_CMD_PORT_NTF, UBFAB_CMD_PLANE_NTF,
+			UBFAB_CMD_ENTITY_RESET_NTF }));
 		if (cmd_has_do(cmd))
 			flags |= NLM_F_DUMP;
 		ms->err = EOPNOTSUPP;
@@ -375,22 +420,44 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 					      UINT32_MAX);
 		if (d == D_NO_PORT_ENTITY)
 			attr_u32(b, UBFAB_A_PORT_PLANE, 0);
+		if (cmd == UBFAB_CMD_PORT_SET)
+			attr_u32(b, UBFAB_A_PORT_STATE, any_state(r));
 		break;
 	case D_NO_PORT_PLANE:
 		attr_u32(b, UBFAB_A_PORT_EID, valid_eid(r, m));
 		attr_u32(b, UBFAB_A_PORT_PLANE,
 			 rng_chance(r, 50) ? m->fabric.planes : UINT32_MAX);
+		if (cmd == UBFAB_CMD_PORT_SET)
+			attr_u32(b, UBFAB_A_PORT_STATE, any_state(r));
 		break;
 	case D_NO_PLANE:
 		attr_u32(b, UBFAB_A_PLANE_ID, m->fabric.planes +
 			 rng_below(r, 2) * (UINT32_MAX - m->fabric.planes));
+		if (cmd == UBFAB_CMD_PLANE_SET)
+			attr_u32(b, UBFAB_A_PLANE_STATE, any_state(r));
 		break;
 	case D_MISSING:
-		if (cmd == UBFAB_CMD_PORT_GET)
-			attr_u32(b, rng_chance(r, 50) ? UBFAB_A_PORT_EID :
-							UBFAB_A_PORT_PLANE, 0);
+		/* one of the attributes it needs, or none */
+		if (cmd == UBFAB_CMD_PORT_GET || cmd == UBFAB_CMD_PORT_SET)
+			attr_u32(b, 1 + rng_below(r, policy_max(cmd)), 0);
+		if (cmd == UBFAB_CMD_PLANE_SET && rng_chance(r, 50))
+			attr_u32(b, rng_chance(r, 50) ? UBFAB_A_PLANE_ID :
+							UBFAB_A_PLANE_STATE, 0);
 		if (cmd == UBFAB_CMD_ENTITY_RESET && rng_chance(r, 50))
 			attr_str(b, UBFAB_A_ENTITY_NAME, "npu0");
+		break;
+	case D_BAD_STATE:
+		/* the object exists; the state is no enum ubfab_state */
+		v = UBFAB_STATE_UP + 1 + rng_below(r, 3) *
+		    (UINT32_MAX / 2 - UBFAB_STATE_UP);
+		if (cmd == UBFAB_CMD_PORT_SET) {
+			attr_u32(b, UBFAB_A_PORT_EID, valid_eid(r, m));
+			attr_u32(b, UBFAB_A_PORT_PLANE, 0);
+			attr_u32(b, UBFAB_A_PORT_STATE, v);
+		} else {
+			attr_u32(b, UBFAB_A_PLANE_ID, 0);
+			attr_u32(b, UBFAB_A_PLANE_STATE, v);
+		}
 		break;
 	case D_BAD_LENGTH:
 		/* Attribute 1 is a u32 in every set, and 2 in PORT_GET's. */

@@ -17,7 +17,22 @@
  *
  * Errors (extended ack messages carry the detail)
  *   ENODEV  no entity, port or plane with the given identifier
- *   EINVAL  a required attribute is missing or malformed
+ *   EINVAL  a required attribute is missing or malformed (e.g. a state
+ *           that is not an enum ubfab_state)
+ *   EPERM   a command that changes the fabric (a reset or a state change)
+ *           from a process without CAP_NET_ADMIN
+ *
+ * Events
+ *   The family's multicast group UBFAB_MCGRP_EVENTS announces every change
+ *   of a port's or a plane's state and every entity reset, in the order
+ *   they happened, to listeners in every network namespace. Each
+ *   notification is one message whose command says what changed and whose
+ *   attributes are those of the object's get reply, read after the change:
+ *   UBFAB_CMD_PORT_NTF the port set, UBFAB_CMD_PLANE_NTF the plane set,
+ *   UBFAB_CMD_ENTITY_RESET_NTF the entity set. Setting a state an object
+ *   already has changes nothing and announces nothing. A listener that
+ *   falls behind loses notifications (its socket reports ENOBUFS) and
+ *   should read the states again.
  */
 #ifndef _UAPI_LINUX_UBFAB_H
 #define _UAPI_LINUX_UBFAB_H
@@ -27,6 +42,9 @@
 
 #define UBFAB_GENL_NAME		"ubfab"
 #define UBFAB_GENL_VERSION	1
+
+/* Multicast group of the state-change and reset notifications. */
+#define UBFAB_MCGRP_EVENTS	"events"
 
 /* Longest entity name, including the terminating NUL. */
 #define UBFAB_NAME_MAX		16
@@ -166,7 +184,25 @@ enum {
  *			(CAP_NET_ADMIN, else EPERM): all its memory is freed,
  *			its segments revoked (UBFAB_REVOKE_RESET) and each
  *			file that had allocated some gets UBFAB_EVENT_RESET.
- *			Its files stay open and usable.
+ *			Its files stay open and usable. Announced by
+ *			UBFAB_CMD_ENTITY_RESET_NTF.
+ * UBFAB_CMD_PORT_SET	do: set the state of the port chosen by
+ *			UBFAB_A_PORT_EID and UBFAB_A_PORT_PLANE to
+ *			UBFAB_A_PORT_STATE (CAP_NET_ADMIN, else EPERM). A
+ *			port that is down carries no transfer: queue entries
+ *			route around it (see "Planes" in the queue section)
+ *			and fail with UBFAB_CQE_NO_ROUTE when no plane is
+ *			left. Announced by UBFAB_CMD_PORT_NTF.
+ * UBFAB_CMD_PLANE_SET	do: set the state of plane UBFAB_A_PLANE_ID to
+ *			UBFAB_A_PLANE_STATE (CAP_NET_ADMIN, else EPERM); a
+ *			plane that is down carries no transfer, whatever
+ *			the states of its ports, which it leaves as they
+ *			are. Announced by UBFAB_CMD_PLANE_NTF.
+ * UBFAB_CMD_PORT_NTF	notification: a port's state changed; the port set.
+ * UBFAB_CMD_PLANE_NTF	notification: a plane's state changed; the plane
+ *			set.
+ * UBFAB_CMD_ENTITY_RESET_NTF notification: an entity was reset; the
+ *			entity set.
  */
 enum {
 	UBFAB_CMD_FABRIC_GET = 1,
@@ -175,6 +211,11 @@ enum {
 	UBFAB_CMD_PLANE_GET,
 	UBFAB_CMD_SEG_GET,
 	UBFAB_CMD_ENTITY_RESET,
+	UBFAB_CMD_PORT_SET,
+	UBFAB_CMD_PLANE_SET,
+	UBFAB_CMD_PORT_NTF,
+	UBFAB_CMD_PLANE_NTF,
+	UBFAB_CMD_ENTITY_RESET_NTF,
 
 	__UBFAB_CMD_MAX,
 	UBFAB_CMD_MAX = (__UBFAB_CMD_MAX - 1)
