@@ -480,7 +480,7 @@ struct ubfab_event {
  */
 #define UBFAB_QUEUE_MAX_ENTRIES	32768
 #define UBFAB_QUEUE_MAX_CQ_ENTRIES 65536
-#define UBFAB_SQE_MAX_LENGTH	(1U << 30)
+#define UBFAB_SQE_MAX_LENGTH	0x40000000U	/* 1 GiB */
 #define UBFAB_PLANE_CHUNK	65536
 /* Event counters per entity file, for UBFAB_OP_EVENT_RECORD/WAIT. */
 #define UBFAB_QUEUE_EVENTS	1024
