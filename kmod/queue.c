@@ -410,7 +410,9 @@ static enum ubfab_queue_next ubfab_queue_round(struct ubfab_queue *q,
 
 	for (; budget; budget--) {
 		if (q->reset_pending && q->sq_head == q->reset_at) {
+			/* An invalid tail found from now on counts anew. */
 			q->reset_pending = false;
+			q->bad_tail = false;
 			WRITE_ONCE(q->error, false);
 			ubfab_queue_set_flags(q, 0, UBFAB_SQ_ERROR);
 		}
@@ -432,6 +434,7 @@ static enum ubfab_queue_next ubfab_queue_round(struct ubfab_queue *q,
 		}
 		if (ubfab_queue_run(q, &sqe, posted))
 			return UBFAB_QUEUE_WAIT;
+		cond_resched();
 	}
 	return UBFAB_QUEUE_AGAIN;
 }
@@ -640,34 +643,34 @@ static const struct file_operations ubfab_queue_fops = {
 	.llseek = noop_llseek,
 };
 
-static int ubfab_queue_check_create(struct ubfab_queue_create *arg)
+/* Check the argument; resolve the defaults of the CQ depth and idle time. */
+static int ubfab_queue_check_create(const struct ubfab_queue_create *arg,
+				    u32 *cq_entries, u32 *idle_us)
 {
 	if (arg->flags & ~UBFAB_QUEUE_FLAGS)
 		return -EINVAL;
 	if (!arg->sq_entries || arg->sq_entries > UBFAB_QUEUE_MAX_ENTRIES ||
 	    !is_power_of_2(arg->sq_entries))
 		return -EINVAL;
-	if (!arg->cq_entries)
-		arg->cq_entries = 2 * arg->sq_entries;
-	if (arg->cq_entries > UBFAB_QUEUE_MAX_CQ_ENTRIES ||
-	    !is_power_of_2(arg->cq_entries))
+	*cq_entries = arg->cq_entries ? arg->cq_entries : 2 * arg->sq_entries;
+	if (*cq_entries > UBFAB_QUEUE_MAX_CQ_ENTRIES ||
+	    !is_power_of_2(*cq_entries))
 		return -EINVAL;
 	if (!(arg->flags & UBFAB_QUEUE_POLL))
 		return arg->idle_us ? -EINVAL : 0;
-	if (!arg->idle_us)
-		arg->idle_us = UBFAB_QUEUE_IDLE_US;
-	return arg->idle_us > UBFAB_QUEUE_IDLE_US_MAX ? -EINVAL : 0;
+	*idle_us = arg->idle_us ? arg->idle_us : UBFAB_QUEUE_IDLE_US;
+	return *idle_us > UBFAB_QUEUE_IDLE_US_MAX ? -EINVAL : 0;
 }
 
 /* Lay the rings out and tell user space where each part is. */
 static void ubfab_queue_layout(struct ubfab_queue *q,
-			       struct ubfab_queue_create *arg)
+			       struct ubfab_queue_create *arg, u32 cq_entries)
 {
 	size_t sq_array = PAGE_SIZE;
 	size_t cq_array = sq_array + arg->sq_entries * sizeof(struct ubfab_sqe);
 
 	q->ring_size = PAGE_ALIGN(cq_array +
-				  arg->cq_entries * sizeof(struct ubfab_cqe));
+				  cq_entries * sizeof(struct ubfab_cqe));
 	arg->ring_size = q->ring_size;
 	arg->sq = (struct ubfab_ring_offsets) {
 		.head = offsetof(struct ubfab_ring_hdr, sq_head),
@@ -683,7 +686,7 @@ static void ubfab_queue_layout(struct ubfab_queue *q,
 		.flags = offsetof(struct ubfab_ring_hdr, cq_flags),
 		.overflow = offsetof(struct ubfab_ring_hdr, cq_overflow),
 		.array = cq_array,
-		.entries = arg->cq_entries,
+		.entries = cq_entries,
 	};
 }
 
@@ -718,10 +721,11 @@ int ubfab_queue_create(struct ubfab_file *file,
 		       struct ubfab_queue_create_cmd *cmd)
 {
 	struct ubfab_queue_create *arg = &cmd->arg;
+	u32 cq_entries, idle_us = 0;
 	struct ubfab_queue *q;
 	int ret;
 
-	ret = ubfab_queue_check_create(arg);
+	ret = ubfab_queue_check_create(arg, &cq_entries, &idle_us);
 	if (ret)
 		return ret;
 	ret = ubfab_queue_events_get(file);
@@ -733,9 +737,9 @@ int ubfab_queue_create(struct ubfab_file *file,
 		return -ENOMEM;
 	q->file = file;
 	q->flags = arg->flags;
-	q->idle_ns = (u64)arg->idle_us * NSEC_PER_USEC;
+	q->idle_ns = (u64)idle_us * NSEC_PER_USEC;
 	q->sq_mask = arg->sq_entries - 1;
-	q->cq_mask = arg->cq_entries - 1;
+	q->cq_mask = cq_entries - 1;
 	mutex_init(&q->run_lock);
 	init_waitqueue_head(&q->poll_wait);
 	INIT_DELAYED_WORK(&q->work, ubfab_queue_work);
@@ -748,7 +752,7 @@ int ubfab_queue_create(struct ubfab_file *file,
 		}
 	}
 
-	ubfab_queue_layout(q, arg);
+	ubfab_queue_layout(q, arg, cq_entries);
 	q->ring = vmalloc_user(q->ring_size);
 	if (!q->ring) {
 		ret = -ENOMEM;

@@ -373,6 +373,14 @@ TEST_F(queue, invalid_tail)
 	*r.sq_flags = 0;
 	EXPECT_EQ(-EIO, ring_doorbell(&r));
 
+	/* A reset with the tail still invalid: in error again at once. */
+	EXPECT_EQ(0, ioctl(r.fd, UBFAB_IOCTL_QUEUE_RESET, 0));
+	EXPECT_EQ(-EIO, ring_doorbell(&r));
+	for (int i = 0; i < 2000 && *r.sq_overflow != 2; i++)
+		usleep(1000);
+	EXPECT_EQ(2, *r.sq_overflow);
+	EXPECT_TRUE(sq_flags(&r) & UBFAB_SQ_ERROR);
+
 	/* A valid tail again, then reset: the queue works. */
 	ring_submit(&r);
 	EXPECT_EQ(0, ioctl(r.fd, UBFAB_IOCTL_QUEUE_RESET, 0));
