@@ -49,6 +49,7 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -256,6 +257,13 @@ static u16 ubfab_queue_check_sqe(const struct ubfab_sqe *sqe)
 	return ok ? UBFAB_CQE_OK : UBFAB_CQE_BAD_ENTRY;
 }
 
+/* Event counter @event (< UBFAB_QUEUE_EVENTS, checked) of an entity file. */
+static atomic64_t *ubfab_queue_event(struct ubfab_file *file, u32 event)
+{
+	return &file->queue_events[array_index_nospec(event,
+						      UBFAB_QUEUE_EVENTS)];
+}
+
 /*
  * EVENT_RECORD: count, then kick the file's queues that wait. The counter
  * update is fully ordered and a waiter sets @waiting then smp_mb() before
@@ -268,7 +276,7 @@ static u64 ubfab_queue_event_record(struct ubfab_queue *q, u32 event)
 	struct ubfab_queue *other;
 	u64 count;
 
-	count = atomic64_inc_return(&file->queue_events[event]);
+	count = atomic64_inc_return(ubfab_queue_event(file, event));
 	spin_lock(&file->queues_lock);
 	list_for_each_entry(other, &file->queues, file_node) {
 		if (other != q && READ_ONCE(other->waiting))
@@ -290,7 +298,7 @@ static bool ubfab_queue_wait_check(struct ubfab_queue *q, unsigned int *posted)
 	u64 seen;
 
 	if (sqe->opcode == UBFAB_OP_EVENT_WAIT) {
-		seen = atomic64_read(&q->file->queue_events[sqe->aux]);
+		seen = atomic64_read(ubfab_queue_event(q->file, sqe->aux));
 		done = seen >= sqe->value;
 	} else {
 		status = ubfab_xfer_load_local(q->file, sqe->local, &seen);
