@@ -7,6 +7,7 @@
 #ifndef _UBFAB_COMPAT_H
 #define _UBFAB_COMPAT_H
 
+#include <linux/eventfd.h>
 #include <linux/mm.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
@@ -46,6 +47,16 @@ static inline void ubfab_vm_flags_clear(struct vm_area_struct *vma,
 	vm_flags_clear(vma, flags);
 #else
 	vma->vm_flags &= ~flags;
+#endif
+}
+
+/* 6.8 dropped eventfd_signal()'s count argument: it always adds one. */
+static inline void ubfab_eventfd_signal(struct eventfd_ctx *ctx)
+{
+#if KERNEL_VERSION(6, 8, 0) <= LINUX_VERSION_CODE
+	eventfd_signal(ctx);
+#else
+	eventfd_signal(ctx, 1);
 #endif
 }
 

@@ -8,7 +8,8 @@
  * copy_struct_from_user(), so structures can grow; each command's table
  * entry gives the size its handler knows and the smallest size accepted.
  * A command that creates something and then cannot copy its result out
- * undoes itself, so a failed ioctl changes nothing.
+ * undoes itself, so a failed ioctl changes nothing; one whose result is a
+ * new file descriptor installs it only once the result is copied out.
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -28,19 +29,22 @@ static int ubfab_file_open(struct inode *inode, struct file *filp)
 	if (!file)
 		return -ENOMEM;
 	file->entity = entity;
+	file->filp = filp;
 	file->mapping = filp->f_mapping;
 	INIT_LIST_HEAD(&file->allocs);
 	mutex_init(&file->imports_lock);
 	xa_init(&file->imports);
 	ubfab_event_init(file);
+	ubfab_queue_file_init(file);
 	get_device(&entity->dev);
 	filp->private_data = file;
 	return nonseekable_open(inode, filp);
 }
 
 /*
- * Every VMA holds a reference on the file, so no mapping of the file
- * exists any more: imports and allocations go without a user to notice.
+ * Every VMA and every queue holds a reference on the file, so no mapping
+ * of the file and no queue exists any more: imports and allocations go
+ * without a user to notice.
  */
 static int ubfab_file_release(struct inode *inode, struct file *filp)
 {
@@ -48,6 +52,7 @@ static int ubfab_file_release(struct inode *inode, struct file *filp)
 
 	ubfab_seg_drop_imports(file);
 	ubfab_mem_free_all(file);
+	ubfab_queue_file_fini(file);
 	xa_destroy(&file->imports);
 	put_device(&file->entity->dev);
 	kfree(file);
@@ -72,6 +77,7 @@ union ubfab_ioctl_arg {
 	struct ubfab_seg_unexport seg_unexport;
 	struct ubfab_seg_import seg_import;
 	struct ubfab_seg_unimport seg_unimport;
+	struct ubfab_queue_create_cmd queue_create;
 };
 
 static int ubfab_ioctl_mem_alloc(struct ubfab_file *file,
@@ -132,6 +138,24 @@ static int ubfab_ioctl_seg_unimport(struct ubfab_file *file,
 	return ubfab_seg_unimport(file, arg->seg_unimport.mmap_offset);
 }
 
+static int ubfab_ioctl_queue_create(struct ubfab_file *file,
+				    union ubfab_ioctl_arg *arg)
+{
+	return ubfab_queue_create(file, &arg->queue_create);
+}
+
+static void ubfab_ioctl_queue_create_undo(struct ubfab_file *file,
+					  union ubfab_ioctl_arg *arg)
+{
+	ubfab_queue_create_undo(&arg->queue_create);
+}
+
+static void ubfab_ioctl_queue_create_commit(struct ubfab_file *file,
+					    union ubfab_ioctl_arg *arg)
+{
+	ubfab_queue_create_commit(&arg->queue_create);
+}
+
 /**
  * struct ubfab_ioctl_op - one ioctl command
  * @size: size of the argument this module knows
@@ -140,6 +164,8 @@ static int ubfab_ioctl_seg_unimport(struct ubfab_file *file,
  * @execute: carries the command out
  * @undo: for commands with results, reverts @execute when the result cannot
  *	be copied out
+ * @commit: for commands whose result must not be visible before it is
+ *	copied out (a new file descriptor), makes it visible; else NULL
  */
 struct ubfab_ioctl_op {
 	unsigned int size;
@@ -147,6 +173,7 @@ struct ubfab_ioctl_op {
 	unsigned int ioctl_num;
 	int (*execute)(struct ubfab_file *file, union ubfab_ioctl_arg *arg);
 	void (*undo)(struct ubfab_file *file, union ubfab_ioctl_arg *arg);
+	void (*commit)(struct ubfab_file *file, union ubfab_ioctl_arg *arg);
 };
 
 static const struct ubfab_ioctl_op ubfab_ioctl_ops[] = {
@@ -192,6 +219,14 @@ static const struct ubfab_ioctl_op ubfab_ioctl_ops[] = {
 		.execute = ubfab_ioctl_seg_unimport,
 		.undo = NULL,
 	},
+	{
+		.size = sizeof(struct ubfab_queue_create),
+		.min_size = offsetofend(struct ubfab_queue_create, cq),
+		.ioctl_num = UBFAB_IOCTL_QUEUE_CREATE,
+		.execute = ubfab_ioctl_queue_create,
+		.undo = ubfab_ioctl_queue_create_undo,
+		.commit = ubfab_ioctl_queue_create_commit,
+	},
 };
 
 static long ubfab_file_ioctl(struct file *filp, unsigned int cmd,
@@ -227,6 +262,8 @@ static long ubfab_file_ioctl(struct file *filp, unsigned int cmd,
 		op->undo(file, &arg);
 		return -EFAULT;
 	}
+	if (op->commit)
+		op->commit(file, &arg);
 	return 0;
 }
 

@@ -3,9 +3,10 @@
  * ubfab module entry: builds the emulated UB fabric from the module
  * parameters at load time and tears it down at unload.
  *
- * Order of setup: topology, device class, fabric (planes, entities and
- * their devices), netlink family. Teardown is the exact reverse, so the
- * control plane never sees a fabric that is not fully built.
+ * Order of setup: topology, the queue engine's workqueue, device class,
+ * fabric (planes, entities and their devices), netlink family. Teardown is
+ * the exact reverse, so the control plane never sees a fabric that is not
+ * fully built.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,9 +25,13 @@ static int __init ubfab_init(void)
 	if (ret)
 		return ret;
 
-	ret = ubfab_entity_class_register();
+	ret = ubfab_queue_wq_init();
 	if (ret)
 		return ret;
+
+	ret = ubfab_entity_class_register();
+	if (ret)
+		goto err_destroy_wq;
 
 	ubfab_fabric = ubfab_fabric_create(&topo);
 	if (IS_ERR(ubfab_fabric)) {
@@ -51,6 +56,8 @@ err_destroy_fabric:
 	ubfab_fabric_destroy(ubfab_fabric);
 err_unregister_class:
 	ubfab_entity_class_unregister();
+err_destroy_wq:
+	ubfab_queue_wq_fini();
 	return ret;
 }
 
@@ -59,6 +66,7 @@ static void __exit ubfab_exit(void)
 	ubfab_netlink_fini();
 	ubfab_fabric_destroy(ubfab_fabric);
 	ubfab_entity_class_unregister();
+	ubfab_queue_wq_fini();
 }
 
 module_init(ubfab_init);

@@ -31,6 +31,7 @@
 #include <linux/rwsem.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/ubfab.h>
 
@@ -180,6 +181,7 @@ struct ubfab_port {
  * @pages: backing pages, indexed by page offset in the entity's memory
  * @segments: exported segments, indexed by token id
  * @import_ids: numbers of the import windows of files of this entity
+ * @queue_ids: numbers of the queues of files of this entity
  * @auth_failures: refused imports of this entity's segments
  * @nr_ports: ports in @ports, one per plane
  * @ports: the entity's UB ports
@@ -196,6 +198,7 @@ struct ubfab_entity {
 	struct xarray pages;
 	struct xarray segments;
 	struct ida import_ids;
+	struct ida queue_ids;
 	atomic64_t auth_failures;
 	u32 nr_ports;
 	struct ubfab_port ports[];
@@ -228,6 +231,7 @@ struct ubfab_fabric {
  * struct ubfab_file - one open file of an entity's device: a process acting
  *	as that entity
  * @entity: the entity, referenced
+ * @filp: the open file itself; each queue of the file holds a reference
  * @mapping: the address space of the file's inode, which its mmap()s use
  * @allocs: allocations of this file (struct ubfab_alloc.file_node)
  * @imports_lock: guards @imports
@@ -237,9 +241,14 @@ struct ubfab_fabric {
  * @events_lost: events dropped since the queue was last full
  * @read_lock: serializes readers of @events
  * @wait: woken when an event is queued
+ * @queues_lock: guards @queues
+ * @queues: the file's queues (struct ubfab_queue.file_node)
+ * @queue_events: UBFAB_QUEUE_EVENTS counters for EVENT_RECORD/WAIT,
+ *	allocated when the file creates its first queue, then never changed
  */
 struct ubfab_file {
 	struct ubfab_entity *entity;
+	struct file *filp;
 	struct address_space *mapping;
 	struct list_head allocs;
 	struct mutex imports_lock;	/* guards @imports */
@@ -249,6 +258,94 @@ struct ubfab_file {
 	u64 events_lost;
 	struct mutex read_lock;		/* serializes readers of @events */
 	wait_queue_head_t wait;
+	spinlock_t queues_lock;		/* guards @queues */
+	struct list_head queues;
+	atomic64_t *queue_events;
+};
+
+struct ubfab_ring_hdr;
+
+/**
+ * struct ubfab_queue - an NPU queue: a submission and a completion ring
+ *	shared with user space, and the engine state that runs them
+ * @file: the entity file that created the queue; @file->filp is referenced
+ * @file_node: in @file->queues
+ * @id: number in the entity (@file->entity->queue_ids)
+ * @flags: UBFAB_QUEUE_*
+ * @idle_ns: UBFAB_QUEUE_POLL: how long the engine polls an idle SQ
+ * @sq_mask: SQ entries - 1
+ * @cq_mask: CQ entries - 1
+ * @ring: the shared mapping: header page, SQ entries, CQ entries
+ * @ring_size: bytes in @ring, a multiple of the page size
+ * @hdr: the indices, flag words and counters in @ring
+ * @sqes: the SQ entries in @ring
+ * @cqes: the CQ entries in @ring
+ * @eventfd: signalled once per round that posted completions, or NULL
+ * @poll_wait: woken when completions are posted, for poll()
+ * @work: the engine's work item; delayed while an entry waits
+ * @run_lock: held by whoever runs the queue (a worker or an inline
+ *	doorbell round); guards every field below
+ * @sq_head: the engine's SQ head; the shared one is a copy
+ * @cq_tail: the engine's CQ tail; written with WRITE_ONCE() for poll()
+ * @sq_flags: the engine's SQ flag word (UBFAB_SQ_*); the shared one is a copy
+ * @sq_overflow: invalid SQ tails seen
+ * @cq_overflow: stalls on a full CQ
+ * @plane_cursor: where the next remote transfer starts its plane rotation
+ * @error: in the error state: entries complete with UBFAB_CQE_FLUSHED;
+ *	WRITE_ONCE() so that the doorbell can report it
+ * @bad_tail: the SQ tail user space published last is invalid
+ * @cq_stalled: the last entry could not run because the CQ was full
+ * @reset_pending: UBFAB_IOCTL_QUEUE_RESET was called in the error state;
+ *	the error state ends when @sq_head reaches @reset_at
+ * @reset_at: the SQ tail when the reset was asked for
+ * @waiting: @wait_sqe (EVENT_WAIT or WAIT_VALUE) holds the queue;
+ *	WRITE_ONCE() because EVENT_RECORD on another queue reads it
+ * @wait_sqe: the entry that holds the queue
+ * @wait_deadline: when it times out, in jiffies, if it has a time-out
+ * @poll_busy_ns: UBFAB_QUEUE_POLL: when the engine last found work
+ */
+struct ubfab_queue {
+	struct ubfab_file *file;
+	struct list_head file_node;
+	u32 id;
+	u32 flags;
+	u64 idle_ns;
+	u32 sq_mask;
+	u32 cq_mask;
+	void *ring;
+	size_t ring_size;
+	struct ubfab_ring_hdr *hdr;
+	struct ubfab_sqe *sqes;
+	struct ubfab_cqe *cqes;
+	struct eventfd_ctx *eventfd;
+	wait_queue_head_t poll_wait;
+	struct delayed_work work;
+	struct mutex run_lock;		/* guards the engine state below */
+	u32 sq_head;
+	u32 cq_tail;
+	u32 sq_flags;
+	u32 sq_overflow;
+	u32 cq_overflow;
+	u32 plane_cursor;
+	bool error;
+	bool bad_tail;
+	bool cq_stalled;
+	bool reset_pending;
+	u32 reset_at;
+	bool waiting;
+	struct ubfab_sqe wait_sqe;
+	unsigned long wait_deadline;
+	u64 poll_busy_ns;
+};
+
+/**
+ * struct ubfab_queue_create_cmd - UBFAB_IOCTL_QUEUE_CREATE in flight
+ * @arg: the user's argument; first, as the ioctl table copies it in and out
+ * @filp: the new queue's file, installed at @arg.fd once @arg is copied out
+ */
+struct ubfab_queue_create_cmd {
+	struct ubfab_queue_create arg;
+	struct file *filp;
 };
 
 /**
@@ -402,6 +499,16 @@ u32 ubfab_xfer_pick_plane(u32 usable, u32 nr_planes, u32 *next);
 u32 ubfab_xfer_chunk_len(u32 length, u32 done);
 u32 ubfab_xfer_npages(u64 addr, u32 len);
 bool ubfab_xfer_range_ok(u64 off, u64 len, u64 size);
+
+/* queue.c */
+int ubfab_queue_wq_init(void);
+void ubfab_queue_wq_fini(void);
+void ubfab_queue_file_init(struct ubfab_file *file);
+void ubfab_queue_file_fini(struct ubfab_file *file);
+int ubfab_queue_create(struct ubfab_file *file,
+		       struct ubfab_queue_create_cmd *cmd);
+void ubfab_queue_create_undo(struct ubfab_queue_create_cmd *cmd);
+void ubfab_queue_create_commit(struct ubfab_queue_create_cmd *cmd);
 
 /* event.c */
 void ubfab_event_init(struct ubfab_file *file);

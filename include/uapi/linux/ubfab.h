@@ -521,7 +521,7 @@ struct ubfab_event {
  */
 #define UBFAB_QUEUE_MAX_ENTRIES	32768
 #define UBFAB_QUEUE_MAX_CQ_ENTRIES 65536
-#define UBFAB_SQE_MAX_LENGTH	(1U << 30)
+#define UBFAB_SQE_MAX_LENGTH	0x40000000U	/* 1 GiB */
 #define UBFAB_PLANE_CHUNK	65536
 /* Event counters per entity file, for UBFAB_OP_EVENT_RECORD/WAIT. */
 #define UBFAB_QUEUE_EVENTS	1024
@@ -542,7 +542,7 @@ struct ubfab_event {
  * @tail: offset of the __u32 tail index
  * @flags: offset of the __u32 flag word (SQ: UBFAB_SQ_*; CQ: unused, 0)
  * @overflow: offset of a __u32 counter (CQ: times the queue stalled on a
- *	full CQ; SQ: entries rejected because the tail was invalid)
+ *	full CQ; SQ: times the engine found the tail invalid)
  * @array: offset of the first entry
  * @entries: number of entries, a power of two
  * @__reserved: 0
@@ -565,8 +565,8 @@ struct ubfab_ring_offsets {
  * @cq_entries: CQ depth, a power of two up to UBFAB_QUEUE_MAX_CQ_ENTRIES,
  *	or 0 for twice @sq_entries
  * @eventfd: an eventfd signalled once per batch of completions, or -1
- * @idle_us: UBFAB_QUEUE_POLL only: how long the engine polls an idle SQ
- *	before it sleeps; 0 for 1000 (1 ms); at most 1000000
+ * @idle_us: UBFAB_QUEUE_POLL only (else 0): how long the engine polls an
+ *	idle SQ before it sleeps; 0 for 1000 (1 ms); at most 1000000
  * @fd: out: the queue's file descriptor (close-on-exec)
  * @id: out: the queue's number in its entity
  * @ring_size: out: bytes to mmap() at offset 0 of @fd

@@ -1,0 +1,823 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ubfab NPU queues: the queue object and its file descriptor, the rings it
+ * shares with user space, and the engine that runs its entries.
+ *
+ * A queue is a file of its own ("[ubfab-queue]") created by an entity
+ * file's UBFAB_IOCTL_QUEUE_CREATE. Its mapping holds a header page (each
+ * index, flag word and counter on a cache line of its own), then the SQ
+ * entries, then the CQ entries. The queue holds a reference on its entity
+ * file, so the allocations and imports its entries name outlive it.
+ *
+ * The engine. Every queue has a work item on one module-wide workqueue.
+ * A round, always under the queue's @run_lock, takes at most
+ * UBFAB_QUEUE_BUDGET entries in order, each completing before the next
+ * starts, then the work item requeues itself so a busy queue cannot starve
+ * the others. The doorbell runs one round inline when it can take
+ * @run_lock at once, which spares a worker wake-up per batch. Nothing in a
+ * round blocks: an EVENT_WAIT or WAIT_VALUE that is not satisfied holds the
+ * queue (@waiting) and is looked at again by the delayed work item (every
+ * jiffy for WAIT_VALUE; at its time-out, or when EVENT_RECORD on the same
+ * entity file kicks the queue, for EVENT_WAIT).
+ *
+ * Memory ordering with user space (the uAPI header has the user's half):
+ *  - SQ: the engine reads the user's tail with smp_load_acquire(), which
+ *    orders the reads of the entries after it; it copies each whole entry
+ *    out of the ring before looking at any field, and publishes its head
+ *    with smp_store_release() once the copy is done, so the user never
+ *    overwrites a slot that is still being read.
+ *  - CQ: the engine reads the user's head with smp_load_acquire() before it
+ *    overwrites a slot, writes the entry, then publishes its tail with
+ *    smp_store_release(), so the user who reads the tail with acquire sees
+ *    the whole entry.
+ *  - NEED_WAKEUP: the engine sets the flag, smp_mb(), then reads the tail
+ *    once more; the user stores the tail, full barrier, then reads the
+ *    flag. One of the two always sees the other's store.
+ *  - Every index and flag in the mapping may be scribbled on by user space:
+ *    the engine keeps its own copies (struct ubfab_queue), only ever writes
+ *    the shared ones, and masks every index before use.
+ *
+ * Locking: @run_lock → (ubfab_xfer_execute()'s locks: imports_lock,
+ * mem_lock) → the entity file's @queues_lock (a spinlock, taken by
+ * EVENT_RECORD to kick waiting queues) → the workqueue's own locks.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/eventfd.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/ktime.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/nospec.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "compat.h"
+#include "ubfab.h"
+
+/* Entries one round takes before the queue yields to the others. */
+#define UBFAB_QUEUE_BUDGET	64
+/* Default and largest polling time of an idle UBFAB_QUEUE_POLL queue. */
+#define UBFAB_QUEUE_IDLE_US	1000
+#define UBFAB_QUEUE_IDLE_US_MAX	1000000
+
+/**
+ * struct ubfab_ring_hdr - the first page of a queue's mapping
+ * @sq_head: SQ head, written by the engine
+ * @sq_tail: SQ tail, written by user space
+ * @sq_flags: UBFAB_SQ_*, written by the engine
+ * @sq_overflow: invalid SQ tails seen, written by the engine
+ * @cq_head: CQ head, written by user space
+ * @cq_tail: CQ tail, written by the engine
+ * @cq_flags: unused, 0
+ * @cq_overflow: stalls on a full CQ, written by the engine
+ *
+ * Each word has a cache line of its own, so the producer and the consumer
+ * of a ring never write the same line.
+ */
+struct ubfab_ring_hdr {
+	u32 sq_head ____cacheline_aligned;
+	u32 sq_tail ____cacheline_aligned;
+	u32 sq_flags ____cacheline_aligned;
+	u32 sq_overflow ____cacheline_aligned;
+	u32 cq_head ____cacheline_aligned;
+	u32 cq_tail ____cacheline_aligned;
+	u32 cq_flags ____cacheline_aligned;
+	u32 cq_overflow ____cacheline_aligned;
+};
+
+static_assert(sizeof(struct ubfab_ring_hdr) <= PAGE_SIZE);
+static_assert(sizeof(struct ubfab_sqe) == 64);
+static_assert(sizeof(struct ubfab_cqe) == 32);
+
+/* What a round leaves to do. */
+enum ubfab_queue_next {
+	UBFAB_QUEUE_IDLE,	/* nothing runnable: empty, stalled or bad tail */
+	UBFAB_QUEUE_AGAIN,	/* budget spent, entries remain */
+	UBFAB_QUEUE_WAIT,	/* an entry holds the queue */
+};
+
+static struct workqueue_struct *ubfab_queue_wq;
+
+int ubfab_queue_wq_init(void)
+{
+	ubfab_queue_wq = alloc_workqueue("ubfab_queue", WQ_UNBOUND, 0);
+	return ubfab_queue_wq ? 0 : -ENOMEM;
+}
+
+/* Context: module exit; no queue exists, so no work item is queued. */
+void ubfab_queue_wq_fini(void)
+{
+	destroy_workqueue(ubfab_queue_wq);
+}
+
+void ubfab_queue_file_init(struct ubfab_file *file)
+{
+	spin_lock_init(&file->queues_lock);
+	INIT_LIST_HEAD(&file->queues);
+}
+
+/* Context: the file's release; its queues, which held it, are gone. */
+void ubfab_queue_file_fini(struct ubfab_file *file)
+{
+	WARN_ON(!list_empty(&file->queues));
+	kfree(file->queue_events);
+}
+
+/* Run the queue's work item now, or sooner than it was due. */
+static void ubfab_queue_kick(struct ubfab_queue *q)
+{
+	mod_delayed_work(ubfab_queue_wq, &q->work, 0);
+}
+
+/* Publish the engine's SQ flag word. Context: run_lock. */
+static void ubfab_queue_set_flags(struct ubfab_queue *q, u32 set, u32 clear)
+{
+	q->sq_flags = (q->sq_flags | set) & ~clear;
+	WRITE_ONCE(q->hdr->sq_flags, q->sq_flags);
+}
+
+static void ubfab_queue_enter_error(struct ubfab_queue *q)
+{
+	WRITE_ONCE(q->error, true);
+	ubfab_queue_set_flags(q, UBFAB_SQ_ERROR, 0);
+}
+
+/*
+ * Whether the CQ has room for one more completion. The first time it has
+ * none, count a stall and say so in the SQ flags. Context: run_lock.
+ */
+static bool ubfab_queue_cq_room(struct ubfab_queue *q)
+{
+	/* Pairs with the user's release of its head: it is done with those. */
+	u32 head = smp_load_acquire(&q->hdr->cq_head);
+
+	if (q->cq_tail - head <= q->cq_mask) {
+		if (q->cq_stalled) {
+			q->cq_stalled = false;
+			ubfab_queue_set_flags(q, 0, UBFAB_SQ_CQ_FULL);
+		}
+		return true;
+	}
+	if (!q->cq_stalled) {
+		q->cq_stalled = true;
+		WRITE_ONCE(q->hdr->cq_overflow, ++q->cq_overflow);
+		ubfab_queue_set_flags(q, UBFAB_SQ_CQ_FULL, 0);
+	}
+	return false;
+}
+
+/* Post one completion; ubfab_queue_cq_room() said there is room. */
+static void ubfab_queue_post(struct ubfab_queue *q,
+			     const struct ubfab_sqe *sqe, u16 status,
+			     u64 result, u32 bytes)
+{
+	struct ubfab_cqe *cqe = &q->cqes[q->cq_tail & q->cq_mask];
+
+	*cqe = (struct ubfab_cqe) {
+		.user_data = sqe->user_data,
+		.result = result,
+		.bytes = bytes,
+		.status = status,
+		.opcode = sqe->opcode,
+	};
+	WRITE_ONCE(q->cq_tail, q->cq_tail + 1);
+	/* The entry is written before the user can see the new tail. */
+	smp_store_release(&q->hdr->cq_tail, q->cq_tail);
+}
+
+/*
+ * An entry ended: a failure always completes and puts the queue in the
+ * error state; a success completes unless the queue is selective and the
+ * entry did not ask for it.
+ */
+static void ubfab_queue_complete(struct ubfab_queue *q,
+				 const struct ubfab_sqe *sqe, u16 status,
+				 u64 result, u32 bytes, unsigned int *posted)
+{
+	if (status != UBFAB_CQE_OK)
+		ubfab_queue_enter_error(q);
+	else if ((q->flags & UBFAB_QUEUE_SELECTIVE) &&
+		 !(sqe->flags & UBFAB_SQE_SIGNAL))
+		return;
+	ubfab_queue_post(q, sqe, status, result, bytes);
+	(*posted)++;
+}
+
+/* Fields of struct ubfab_sqe an opcode may use; the others must be 0. */
+#define SQE_LENGTH	BIT(0)
+#define SQE_LOCAL	BIT(1)
+#define SQE_REMOTE	BIT(2)
+#define SQE_VALUE	BIT(3)
+#define SQE_COMPARE	BIT(4)
+#define SQE_NOTIFY	BIT(5)
+#define SQE_AUX		BIT(6)
+#define SQE_TIMEOUT	BIT(7)
+
+static bool ubfab_sqe_unused_zero(const struct ubfab_sqe *sqe,
+				  unsigned int used)
+{
+	return (used & SQE_LENGTH || !sqe->length) &&
+	       (used & SQE_LOCAL || !sqe->local) &&
+	       (used & SQE_REMOTE || !sqe->remote) &&
+	       (used & SQE_VALUE || !sqe->value) &&
+	       (used & SQE_COMPARE || !sqe->compare) &&
+	       (used & SQE_NOTIFY || !sqe->notify) &&
+	       (used & SQE_AUX || !sqe->aux) &&
+	       (used & SQE_TIMEOUT || !sqe->timeout_ms);
+}
+
+/* The fields of the queue's own operations, before anything runs. */
+static u16 ubfab_queue_check_sqe(const struct ubfab_sqe *sqe)
+{
+	bool ok;
+
+	switch (sqe->opcode) {
+	case UBFAB_OP_NOP:
+		ok = ubfab_sqe_unused_zero(sqe, 0);
+		break;
+	case UBFAB_OP_EVENT_RECORD:
+		ok = ubfab_sqe_unused_zero(sqe, SQE_AUX) &&
+		     sqe->aux < UBFAB_QUEUE_EVENTS;
+		break;
+	case UBFAB_OP_EVENT_WAIT:
+		ok = ubfab_sqe_unused_zero(sqe, SQE_VALUE | SQE_AUX |
+						SQE_TIMEOUT) &&
+		     sqe->aux < UBFAB_QUEUE_EVENTS;
+		break;
+	default: /* UBFAB_OP_WAIT_VALUE */
+		ok = ubfab_sqe_unused_zero(sqe, SQE_LOCAL | SQE_VALUE |
+						SQE_AUX | SQE_TIMEOUT) &&
+		     IS_ALIGNED(sqe->local, sizeof(u64)) &&
+		     sqe->aux <= UBFAB_WAIT_EQ;
+		break;
+	}
+	return ok ? UBFAB_CQE_OK : UBFAB_CQE_BAD_ENTRY;
+}
+
+/* Event counter @event (< UBFAB_QUEUE_EVENTS, checked) of an entity file. */
+static atomic64_t *ubfab_queue_event(struct ubfab_file *file, u32 event)
+{
+	return &file->queue_events[array_index_nospec(event,
+						      UBFAB_QUEUE_EVENTS)];
+}
+
+/*
+ * EVENT_RECORD: count, then kick the file's queues that wait. The counter
+ * update is fully ordered and a waiter sets @waiting then smp_mb() before
+ * it looks at the counter, so either the waiter sees the new count or this
+ * sees @waiting.
+ */
+static u64 ubfab_queue_event_record(struct ubfab_queue *q, u32 event)
+{
+	struct ubfab_file *file = q->file;
+	struct ubfab_queue *other;
+	u64 count;
+
+	count = atomic64_inc_return(ubfab_queue_event(file, event));
+	spin_lock(&file->queues_lock);
+	list_for_each_entry(other, &file->queues, file_node) {
+		if (other != q && READ_ONCE(other->waiting))
+			ubfab_queue_kick(other);
+	}
+	spin_unlock(&file->queues_lock);
+	return count;
+}
+
+/*
+ * Look at the entry that holds the queue. Return: true when it still does;
+ * else it completed (satisfied, failed or timed out).
+ */
+static bool ubfab_queue_wait_check(struct ubfab_queue *q, unsigned int *posted)
+{
+	const struct ubfab_sqe *sqe = &q->wait_sqe;
+	u16 status = UBFAB_CQE_OK;
+	bool done;
+	u64 seen;
+
+	if (sqe->opcode == UBFAB_OP_EVENT_WAIT) {
+		seen = atomic64_read(ubfab_queue_event(q->file, sqe->aux));
+		done = seen >= sqe->value;
+	} else {
+		status = ubfab_xfer_load_local(q->file, sqe->local, &seen);
+		if (status != UBFAB_CQE_OK)
+			seen = 0;
+		done = sqe->aux == UBFAB_WAIT_GE ? seen >= sqe->value :
+						   seen == sqe->value;
+		done = done || status != UBFAB_CQE_OK;
+	}
+	if (!done && sqe->timeout_ms &&
+	    time_after_eq(jiffies, q->wait_deadline)) {
+		status = UBFAB_CQE_TIMEOUT;
+		done = true;
+	}
+	if (!done)
+		return true;
+	WRITE_ONCE(q->waiting, false);
+	ubfab_queue_complete(q, sqe, status, seen, 0, posted);
+	return false;
+}
+
+/* How long the work item may sleep while an entry holds the queue. */
+static unsigned long ubfab_queue_wait_delay(struct ubfab_queue *q)
+{
+	/* WAIT_VALUE watches memory: look again at the next tick. */
+	if (q->wait_sqe.opcode == UBFAB_OP_WAIT_VALUE)
+		return 1;
+	/* EVENT_WAIT is kicked by EVENT_RECORD; else sleep until time-out. */
+	if (!q->wait_sqe.timeout_ms)
+		return MAX_JIFFY_OFFSET;
+	return time_after(q->wait_deadline, jiffies) ?
+	       q->wait_deadline - jiffies : 0;
+}
+
+/*
+ * Run one entry, copied out of the ring. Return: true when it now holds
+ * the queue (an unsatisfied wait).
+ */
+static bool ubfab_queue_run(struct ubfab_queue *q, const struct ubfab_sqe *sqe,
+			    unsigned int *posted)
+{
+	u64 result = 0;
+	u32 bytes = 0;
+	u16 status;
+
+	if (sqe->opcode > UBFAB_OP_WAIT_VALUE)
+		status = UBFAB_CQE_BAD_OPCODE;
+	else if (sqe->flags & ~UBFAB_SQE_FLAGS || sqe->__reserved)
+		status = UBFAB_CQE_BAD_ENTRY;
+	else if (sqe->opcode >= UBFAB_OP_WRITE && sqe->opcode <= UBFAB_OP_FILL)
+		status = ubfab_xfer_execute(q->file, sqe, &q->plane_cursor,
+					    &result, &bytes);
+	else
+		status = ubfab_queue_check_sqe(sqe);
+
+	if (status == UBFAB_CQE_OK) {
+		switch (sqe->opcode) {
+		case UBFAB_OP_EVENT_RECORD:
+			result = ubfab_queue_event_record(q, sqe->aux);
+			break;
+		case UBFAB_OP_EVENT_WAIT:
+		case UBFAB_OP_WAIT_VALUE:
+			q->wait_sqe = *sqe;
+			q->wait_deadline = jiffies +
+					   msecs_to_jiffies(sqe->timeout_ms);
+			WRITE_ONCE(q->waiting, true);
+			/* Pairs with ubfab_queue_event_record()'s update. */
+			smp_mb();
+			return ubfab_queue_wait_check(q, posted);
+		}
+	}
+	ubfab_queue_complete(q, sqe, status, result, bytes, posted);
+	return false;
+}
+
+/*
+ * The user's SQ tail, or false when it is more than the ring ahead of the
+ * engine's head: then the queue enters the error state and nothing runs
+ * until user space publishes a valid tail.
+ */
+static bool ubfab_queue_sq_tail(struct ubfab_queue *q, u32 *tail)
+{
+	/* Pairs with the user's release: the entries up to it are written. */
+	*tail = smp_load_acquire(&q->hdr->sq_tail);
+	if (*tail - q->sq_head <= q->sq_mask + 1) {
+		q->bad_tail = false;
+		return true;
+	}
+	if (!q->bad_tail) {
+		q->bad_tail = true;
+		WRITE_ONCE(q->hdr->sq_overflow, ++q->sq_overflow);
+		ubfab_queue_enter_error(q);
+	}
+	return false;
+}
+
+/**
+ * ubfab_queue_round() - run up to @budget entries of a queue
+ * @q: the queue
+ * @budget: entries to take at most
+ * @posted: out: completions posted
+ *
+ * Context: @q->run_lock held. Never sleeps for long: nothing here waits.
+ * Return: what is left to do.
+ */
+static enum ubfab_queue_next ubfab_queue_round(struct ubfab_queue *q,
+					       unsigned int budget,
+					       unsigned int *posted)
+{
+	struct ubfab_sqe sqe;
+	u32 tail;
+
+	lockdep_assert_held(&q->run_lock);
+	*posted = 0;
+	if (q->waiting && ubfab_queue_wait_check(q, posted))
+		return UBFAB_QUEUE_WAIT;
+
+	for (; budget; budget--) {
+		if (q->reset_pending && q->sq_head == q->reset_at) {
+			/* An invalid tail found from now on counts anew. */
+			q->reset_pending = false;
+			q->bad_tail = false;
+			WRITE_ONCE(q->error, false);
+			ubfab_queue_set_flags(q, 0, UBFAB_SQ_ERROR);
+		}
+		if (!ubfab_queue_sq_tail(q, &tail) || tail == q->sq_head)
+			return UBFAB_QUEUE_IDLE;
+		if (!ubfab_queue_cq_room(q))
+			return UBFAB_QUEUE_IDLE;
+
+		/* Copy the whole entry before looking at any of it. */
+		memcpy(&sqe, &q->sqes[q->sq_head & q->sq_mask], sizeof(sqe));
+		q->sq_head++;
+		/* The copy is done before the user may reuse the slot. */
+		smp_store_release(&q->hdr->sq_head, q->sq_head);
+
+		if (q->error) {
+			ubfab_queue_post(q, &sqe, UBFAB_CQE_FLUSHED, 0, 0);
+			(*posted)++;
+			continue;
+		}
+		if (ubfab_queue_run(q, &sqe, posted))
+			return UBFAB_QUEUE_WAIT;
+		cond_resched();
+	}
+	return UBFAB_QUEUE_AGAIN;
+}
+
+/* Whether a round would find something to do. Context: run_lock. */
+static bool ubfab_queue_has_work(struct ubfab_queue *q)
+{
+	/* Pairs with the user's release of its tail, as in a round. */
+	u32 tail = smp_load_acquire(&q->hdr->sq_tail);
+	u32 cq_head;
+
+	if (tail == q->sq_head || tail - q->sq_head > q->sq_mask + 1)
+		return false;
+	/* Pairs with the user's release of its CQ head. */
+	cq_head = smp_load_acquire(&q->hdr->cq_head);
+	return !q->cq_stalled || q->cq_tail - cq_head <= q->cq_mask;
+}
+
+/*
+ * UBFAB_QUEUE_POLL: after a round that found nothing, keep polling until
+ * the queue has been idle for idle_us, then set NEED_WAKEUP and sleep.
+ * Context: run_lock.
+ */
+static enum ubfab_queue_next ubfab_queue_poll_idle(struct ubfab_queue *q)
+{
+	if (ktime_get_ns() - q->poll_busy_ns < q->idle_ns)
+		return UBFAB_QUEUE_AGAIN;
+	ubfab_queue_set_flags(q, UBFAB_SQ_NEED_WAKEUP, 0);
+	/* Pairs with the user's barrier between its tail store and flag load. */
+	smp_mb();
+	if (!ubfab_queue_has_work(q))
+		return UBFAB_QUEUE_IDLE;
+	ubfab_queue_set_flags(q, 0, UBFAB_SQ_NEED_WAKEUP);
+	return UBFAB_QUEUE_AGAIN;
+}
+
+/* Tell user space about completions a round posted. */
+static void ubfab_queue_notify(struct ubfab_queue *q, unsigned int posted)
+{
+	if (!posted)
+		return;
+	if (q->eventfd)
+		ubfab_eventfd_signal(q->eventfd);
+	wake_up_interruptible_poll(&q->poll_wait, EPOLLIN | EPOLLRDNORM);
+}
+
+/* Queue the work item for what a round left to do. */
+static void ubfab_queue_schedule(struct ubfab_queue *q,
+				 enum ubfab_queue_next next,
+				 unsigned long wait_delay)
+{
+	/*
+	 * queue_delayed_work() leaves a pending kick alone, where
+	 * mod_delayed_work() could postpone it.
+	 */
+	if (next == UBFAB_QUEUE_AGAIN)
+		queue_delayed_work(ubfab_queue_wq, &q->work, 0);
+	else if (next == UBFAB_QUEUE_WAIT && wait_delay != MAX_JIFFY_OFFSET)
+		queue_delayed_work(ubfab_queue_wq, &q->work, wait_delay);
+}
+
+/* The queue's work item: one round, then requeue if anything is left. */
+static void ubfab_queue_work(struct work_struct *work)
+{
+	struct ubfab_queue *q = container_of(to_delayed_work(work),
+					     struct ubfab_queue, work);
+	unsigned long wait_delay = 0;
+	enum ubfab_queue_next next;
+	unsigned int posted;
+	u32 head;
+
+	mutex_lock(&q->run_lock);
+	if (q->sq_flags & UBFAB_SQ_NEED_WAKEUP) {
+		/* Woken: poll again from now. */
+		ubfab_queue_set_flags(q, 0, UBFAB_SQ_NEED_WAKEUP);
+		q->poll_busy_ns = ktime_get_ns();
+	}
+	head = q->sq_head;
+	next = ubfab_queue_round(q, UBFAB_QUEUE_BUDGET, &posted);
+	if (q->flags & UBFAB_QUEUE_POLL) {
+		if (head != q->sq_head || posted)
+			q->poll_busy_ns = ktime_get_ns();
+		if (next == UBFAB_QUEUE_IDLE)
+			next = ubfab_queue_poll_idle(q);
+	}
+	if (next == UBFAB_QUEUE_WAIT)
+		wait_delay = ubfab_queue_wait_delay(q);
+	mutex_unlock(&q->run_lock);
+
+	ubfab_queue_notify(q, posted);
+	ubfab_queue_schedule(q, next, wait_delay);
+}
+
+/*
+ * UBFAB_IOCTL_QUEUE_DOORBELL. A polling queue's worker is kicked; else
+ * one round runs here if no one else runs the queue, and the worker takes
+ * whatever is left.
+ */
+static long ubfab_queue_doorbell(struct ubfab_queue *q)
+{
+	unsigned long wait_delay = 0;
+	enum ubfab_queue_next next;
+	unsigned int posted;
+
+	if (q->flags & UBFAB_QUEUE_POLL || !mutex_trylock(&q->run_lock)) {
+		ubfab_queue_kick(q);
+		return READ_ONCE(q->error) ? -EIO : 0;
+	}
+	next = ubfab_queue_round(q, UBFAB_QUEUE_BUDGET, &posted);
+	if (next == UBFAB_QUEUE_WAIT)
+		wait_delay = ubfab_queue_wait_delay(q);
+	mutex_unlock(&q->run_lock);
+
+	ubfab_queue_notify(q, posted);
+	ubfab_queue_schedule(q, next, wait_delay);
+	return READ_ONCE(q->error) ? -EIO : 0;
+}
+
+/*
+ * UBFAB_IOCTL_QUEUE_RESET: entries posted so far flush; once the engine's
+ * head reaches the tail seen here, the error state ends. An invalid tail
+ * counts as nothing posted.
+ */
+static long ubfab_queue_reset(struct ubfab_queue *q)
+{
+	int ret;
+
+	ret = mutex_lock_killable(&q->run_lock);
+	if (ret)
+		return ret;
+	if (q->error) {
+		if (!ubfab_queue_sq_tail(q, &q->reset_at))
+			q->reset_at = q->sq_head;
+		q->reset_pending = true;
+	}
+	mutex_unlock(&q->run_lock);
+	ubfab_queue_kick(q);
+	return 0;
+}
+
+static long ubfab_queue_ioctl(struct file *filp, unsigned int cmd,
+			      unsigned long arg)
+{
+	struct ubfab_queue *q = filp->private_data;
+
+	switch (cmd) {
+	case UBFAB_IOCTL_QUEUE_DOORBELL:
+		return arg ? -EINVAL : ubfab_queue_doorbell(q);
+	case UBFAB_IOCTL_QUEUE_RESET:
+		return arg ? -EINVAL : ubfab_queue_reset(q);
+	}
+	return -ENOTTY;
+}
+
+static __poll_t ubfab_queue_poll(struct file *filp,
+				 struct poll_table_struct *wait)
+{
+	struct ubfab_queue *q = filp->private_data;
+
+	poll_wait(filp, &q->poll_wait, wait);
+	return READ_ONCE(q->cq_tail) != READ_ONCE(q->hdr->cq_head) ?
+	       EPOLLIN | EPOLLRDNORM : 0;
+}
+
+/* The rings, at offset 0 only, shared; remap_vmalloc_range() checks size. */
+static int ubfab_queue_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct ubfab_queue *q = filp->private_data;
+
+	if (!(vma->vm_flags & VM_SHARED) || vma->vm_pgoff)
+		return -EINVAL;
+	return remap_vmalloc_range(vma, q->ring, 0);
+}
+
+/*
+ * Destroy: off the file's list first, so no EVENT_RECORD kicks it any more;
+ * then the work item is cancelled and waited for, even if it requeues
+ * itself. No ioctl runs, as release comes after the last one.
+ */
+static int ubfab_queue_release(struct inode *inode, struct file *filp)
+{
+	struct ubfab_queue *q = filp->private_data;
+	struct ubfab_file *file = q->file;
+
+	spin_lock(&file->queues_lock);
+	list_del(&q->file_node);
+	spin_unlock(&file->queues_lock);
+	cancel_delayed_work_sync(&q->work);
+
+	if (q->eventfd)
+		eventfd_ctx_put(q->eventfd);
+	vfree(q->ring);
+	ida_free(&file->entity->queue_ids, q->id);
+	kfree(q);
+	fput(file->filp);
+	return 0;
+}
+
+static const struct file_operations ubfab_queue_fops = {
+	.owner = THIS_MODULE,
+	.release = ubfab_queue_release,
+	.unlocked_ioctl = ubfab_queue_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = ubfab_queue_mmap,
+	.poll = ubfab_queue_poll,
+	.llseek = noop_llseek,
+};
+
+/* Check the argument; resolve the defaults of the CQ depth and idle time. */
+static int ubfab_queue_check_create(const struct ubfab_queue_create *arg,
+				    u32 *cq_entries, u32 *idle_us)
+{
+	if (arg->flags & ~UBFAB_QUEUE_FLAGS)
+		return -EINVAL;
+	if (!arg->sq_entries || arg->sq_entries > UBFAB_QUEUE_MAX_ENTRIES ||
+	    !is_power_of_2(arg->sq_entries))
+		return -EINVAL;
+	*cq_entries = arg->cq_entries ? arg->cq_entries : 2 * arg->sq_entries;
+	if (*cq_entries > UBFAB_QUEUE_MAX_CQ_ENTRIES ||
+	    !is_power_of_2(*cq_entries))
+		return -EINVAL;
+	if (!(arg->flags & UBFAB_QUEUE_POLL))
+		return arg->idle_us ? -EINVAL : 0;
+	*idle_us = arg->idle_us ? arg->idle_us : UBFAB_QUEUE_IDLE_US;
+	return *idle_us > UBFAB_QUEUE_IDLE_US_MAX ? -EINVAL : 0;
+}
+
+/* Lay the rings out and tell user space where each part is. */
+static void ubfab_queue_layout(struct ubfab_queue *q,
+			       struct ubfab_queue_create *arg, u32 cq_entries)
+{
+	size_t sq_array = PAGE_SIZE;
+	size_t cq_array = sq_array + arg->sq_entries * sizeof(struct ubfab_sqe);
+
+	q->ring_size = PAGE_ALIGN(cq_array +
+				  cq_entries * sizeof(struct ubfab_cqe));
+	arg->ring_size = q->ring_size;
+	arg->sq = (struct ubfab_ring_offsets) {
+		.head = offsetof(struct ubfab_ring_hdr, sq_head),
+		.tail = offsetof(struct ubfab_ring_hdr, sq_tail),
+		.flags = offsetof(struct ubfab_ring_hdr, sq_flags),
+		.overflow = offsetof(struct ubfab_ring_hdr, sq_overflow),
+		.array = sq_array,
+		.entries = arg->sq_entries,
+	};
+	arg->cq = (struct ubfab_ring_offsets) {
+		.head = offsetof(struct ubfab_ring_hdr, cq_head),
+		.tail = offsetof(struct ubfab_ring_hdr, cq_tail),
+		.flags = offsetof(struct ubfab_ring_hdr, cq_flags),
+		.overflow = offsetof(struct ubfab_ring_hdr, cq_overflow),
+		.array = cq_array,
+		.entries = cq_entries,
+	};
+}
+
+/* The file's event counters, allocated with its first queue. */
+static int ubfab_queue_events_get(struct ubfab_file *file)
+{
+	atomic64_t *events;
+
+	if (READ_ONCE(file->queue_events))
+		return 0;
+	events = kcalloc(UBFAB_QUEUE_EVENTS, sizeof(*events),
+			 GFP_KERNEL_ACCOUNT);
+	if (!events)
+		return -ENOMEM;
+	/* Two first queues at once: one array wins, the other goes. */
+	if (cmpxchg(&file->queue_events, NULL, events))
+		kfree(events);
+	return 0;
+}
+
+/**
+ * ubfab_queue_create() - UBFAB_IOCTL_QUEUE_CREATE, up to the file
+ * @file: the entity file creating the queue
+ * @cmd: the argument; on success its outputs are set, a descriptor is
+ *	reserved in @cmd->arg.fd and @cmd->filp is the queue's file
+ *
+ * Nothing is visible to user space yet: ubfab_queue_create_commit()
+ * installs the descriptor, ubfab_queue_create_undo() drops it all.
+ * Return: 0, -EINVAL, -EBADF, -EMFILE or -ENOMEM.
+ */
+int ubfab_queue_create(struct ubfab_file *file,
+		       struct ubfab_queue_create_cmd *cmd)
+{
+	struct ubfab_queue_create *arg = &cmd->arg;
+	u32 cq_entries, idle_us = 0;
+	struct ubfab_queue *q;
+	int ret;
+
+	ret = ubfab_queue_check_create(arg, &cq_entries, &idle_us);
+	if (ret)
+		return ret;
+	ret = ubfab_queue_events_get(file);
+	if (ret)
+		return ret;
+
+	q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
+	if (!q)
+		return -ENOMEM;
+	q->file = file;
+	q->flags = arg->flags;
+	q->idle_ns = (u64)idle_us * NSEC_PER_USEC;
+	q->sq_mask = arg->sq_entries - 1;
+	q->cq_mask = cq_entries - 1;
+	mutex_init(&q->run_lock);
+	init_waitqueue_head(&q->poll_wait);
+	INIT_DELAYED_WORK(&q->work, ubfab_queue_work);
+
+	if (arg->eventfd != -1) {
+		q->eventfd = eventfd_ctx_fdget(arg->eventfd);
+		if (IS_ERR(q->eventfd)) {
+			ret = -EBADF;
+			goto err_free_queue;
+		}
+	}
+
+	ubfab_queue_layout(q, arg, cq_entries);
+	q->ring = vmalloc_user(q->ring_size);
+	if (!q->ring) {
+		ret = -ENOMEM;
+		goto err_put_eventfd;
+	}
+	q->hdr = q->ring;
+	q->sqes = q->ring + arg->sq.array;
+	q->cqes = q->ring + arg->cq.array;
+	if (q->flags & UBFAB_QUEUE_POLL)
+		ubfab_queue_set_flags(q, UBFAB_SQ_NEED_WAKEUP, 0);
+
+	ret = ida_alloc(&file->entity->queue_ids, GFP_KERNEL);
+	if (ret < 0)
+		goto err_free_ring;
+	q->id = ret;
+
+	ret = get_unused_fd_flags(O_CLOEXEC);
+	if (ret < 0)
+		goto err_free_id;
+	arg->fd = ret;
+	arg->id = q->id;
+
+	cmd->filp = anon_inode_getfile("[ubfab-queue]", &ubfab_queue_fops, q,
+				       O_RDWR | O_CLOEXEC);
+	if (IS_ERR(cmd->filp)) {
+		ret = PTR_ERR(cmd->filp);
+		goto err_put_fd;
+	}
+	/* From here the queue's release undoes everything. */
+	get_file(file->filp);
+	spin_lock(&file->queues_lock);
+	list_add_tail(&q->file_node, &file->queues);
+	spin_unlock(&file->queues_lock);
+	return 0;
+
+err_put_fd:
+	put_unused_fd(arg->fd);
+err_free_id:
+	ida_free(&file->entity->queue_ids, q->id);
+err_free_ring:
+	vfree(q->ring);
+err_put_eventfd:
+	if (q->eventfd)
+		eventfd_ctx_put(q->eventfd);
+err_free_queue:
+	kfree(q);
+	return ret;
+}
+
+/* The result could not be copied out: the queue goes, unseen. */
+void ubfab_queue_create_undo(struct ubfab_queue_create_cmd *cmd)
+{
+	put_unused_fd(cmd->arg.fd);
+	fput(cmd->filp);
+}
+
+void ubfab_queue_create_commit(struct ubfab_queue_create_cmd *cmd)
+{
+	fd_install(cmd->arg.fd, cmd->filp);
+}
