@@ -6,6 +6,9 @@
 # makefiles (kmod/Kbuild, lib/, tools/ubctl/, selftests/ubfab/); this file
 # only calls them. `make help` lists the targets.
 
+# The first rule below is env.mk's; the default goal must not be it.
+.DEFAULT_GOAL := all
+
 UBFAB_CACHE ?= $(HOME)/.cache/ubfab
 export UBFAB_CACHE
 ENV_MK := $(UBFAB_CACHE)/env.mk

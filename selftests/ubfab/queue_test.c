@@ -663,9 +663,12 @@ TEST_F(queue, copy_and_fill)
 	EXPECT_EQ(-1, check_pat(self->loc + 500001, 200000, 4));
 	EXPECT_EQ(0x11, self->loc[500000]);
 	EXPECT_EQ(0x11, self->loc[700001]);
+	/* the FILL landed inside COPY's source, after COPY had read it */
+	EXPECT_EQ(-1, check_pat(self->loc + 3, 4096, 4));
 	EXPECT_EQ(-1, check_byte(self->loc + 4099, 70000, 0xee));
-	EXPECT_EQ(-1, check_byte(self->loc + 4099 + 70000,
-				 500001 - 4099 - 70000, 0x11));
+	EXPECT_EQ(pat(4, 4096 + 70000), (uint8_t)self->loc[4099 + 70000]);
+	EXPECT_EQ(-1, check_byte(self->loc + 3 + 200000,
+				 500001 - 3 - 200000, 0x11));
 	EXPECT_EQ(0, self->loc[LOC_LEN - 1]);
 	EXPECT_EQ(0x11, self->loc[LOC_LEN - 2]);
 
