@@ -11,6 +11,7 @@
 
 #include <linux/fs.h>
 #include <linux/ktime.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -110,7 +111,8 @@ struct ubfab_entity *ubfab_entity_find(struct ubfab_fabric *fabric, u32 eid)
 {
 	if (eid >= fabric->nr_entities)
 		return NULL;
-	return fabric->entities[eid];
+	/* eid comes from user space: no speculative load past the array */
+	return fabric->entities[array_index_nospec(eid, fabric->nr_entities)];
 }
 
 /**

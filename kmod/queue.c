@@ -607,14 +607,57 @@ static __poll_t ubfab_queue_poll(struct file *filp,
 	       EPOLLIN | EPOLLRDNORM : 0;
 }
 
-/* The rings, at offset 0 only, shared; remap_vmalloc_range() checks size. */
+/*
+ * The rings: zeroed pages charged to the creating process's memory cgroup
+ * (the deepest rings take 4 MiB a queue), mapped into the kernel with
+ * vmap() and into user space by ubfab_queue_mmap().
+ */
+static int ubfab_queue_ring_alloc(struct ubfab_queue *q)
+{
+	unsigned int i, n = q->ring_size >> PAGE_SHIFT;
+
+	q->ring_pages = kvcalloc(n, sizeof(*q->ring_pages),
+				 GFP_KERNEL_ACCOUNT);
+	if (!q->ring_pages)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		q->ring_pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+		if (!q->ring_pages[i])
+			goto err_free_pages;
+	}
+	q->ring = vmap(q->ring_pages, n, VM_MAP, PAGE_KERNEL);
+	if (!q->ring)
+		goto err_free_pages;
+	return 0;
+
+err_free_pages:
+	while (i--)
+		__free_page(q->ring_pages[i]);
+	kvfree(q->ring_pages);
+	return -ENOMEM;
+}
+
+static void ubfab_queue_ring_free(struct ubfab_queue *q)
+{
+	unsigned int i, n = q->ring_size >> PAGE_SHIFT;
+
+	vunmap(q->ring);
+	for (i = 0; i < n; i++)
+		__free_page(q->ring_pages[i]);
+	kvfree(q->ring_pages);
+}
+
+/* The rings, from offset 0 only, shared, at most their size. */
 static int ubfab_queue_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct ubfab_queue *q = filp->private_data;
+	unsigned long n = vma_pages(vma);
 
-	if (!(vma->vm_flags & VM_SHARED) || vma->vm_pgoff)
+	if (!(vma->vm_flags & VM_SHARED) || vma->vm_pgoff ||
+	    n > q->ring_size >> PAGE_SHIFT)
 		return -EINVAL;
-	return remap_vmalloc_range(vma, q->ring, 0);
+	ubfab_vm_flags_set(vma, VM_MIXEDMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	return vm_insert_pages(vma, vma->vm_start, q->ring_pages, &n);
 }
 
 /*
@@ -634,7 +677,7 @@ static int ubfab_queue_release(struct inode *inode, struct file *filp)
 
 	if (q->eventfd)
 		eventfd_ctx_put(q->eventfd);
-	vfree(q->ring);
+	ubfab_queue_ring_free(q);
 	ida_free(&file->entity->queue_ids, q->id);
 	kfree(q);
 	fput(file->filp);
@@ -761,11 +804,9 @@ int ubfab_queue_create(struct ubfab_file *file,
 	}
 
 	ubfab_queue_layout(q, arg, cq_entries);
-	q->ring = vmalloc_user(q->ring_size);
-	if (!q->ring) {
-		ret = -ENOMEM;
+	ret = ubfab_queue_ring_alloc(q);
+	if (ret)
 		goto err_put_eventfd;
-	}
 	q->hdr = q->ring;
 	q->sqes = q->ring + arg->sq.array;
 	q->cqes = q->ring + arg->cq.array;
@@ -801,7 +842,7 @@ err_put_fd:
 err_free_id:
 	ida_free(&file->entity->queue_ids, q->id);
 err_free_ring:
-	vfree(q->ring);
+	ubfab_queue_ring_free(q);
 err_put_eventfd:
 	if (q->eventfd)
 		eventfd_ctx_put(q->eventfd);

@@ -275,7 +275,9 @@ struct ubfab_ring_hdr;
  * @idle_ns: UBFAB_QUEUE_POLL: how long the engine polls an idle SQ
  * @sq_mask: SQ entries - 1
  * @cq_mask: CQ entries - 1
- * @ring: the shared mapping: header page, SQ entries, CQ entries
+ * @ring: the shared mapping: header page, SQ entries, CQ entries; its
+ *	pages mapped into the kernel with vmap()
+ * @ring_pages: the pages of @ring, charged to the creator's memory cgroup
  * @ring_size: bytes in @ring, a multiple of the page size
  * @hdr: the indices, flag words and counters in @ring
  * @sqes: the SQ entries in @ring
@@ -313,6 +315,7 @@ struct ubfab_queue {
 	u32 sq_mask;
 	u32 cq_mask;
 	void *ring;
+	struct page **ring_pages;
 	size_t ring_size;
 	struct ubfab_ring_hdr *hdr;
 	struct ubfab_sqe *sqes;

@@ -577,54 +577,6 @@ TEST_F(mem, mapping_pins_module)
 	self->npu1 = -1;
 }
 
-#define CGROOT "/sys/fs/cgroup"
-
-/* A fresh memory cgroup: 0, or -1 when the kernel has no cgroup2/memcg. */
-static int cgroup_make(const char *name)
-{
-	char path[128];
-	int fd;
-
-	if (access(CGROOT "/cgroup.controllers", F_OK) &&
-	    mount("none", CGROOT, "cgroup2", 0, NULL))
-		return -1;
-	fd = open(CGROOT "/cgroup.subtree_control", O_WRONLY);
-	if (fd < 0 || write(fd, "+memory", 7) != 7) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	snprintf(path, sizeof(path), CGROOT "/%s", name);
-	rmdir(path);
-	return mkdir(path, 0755);
-}
-
-static int cgroup_enter(const char *name, pid_t pid)
-{
-	char path[128], buf[32];
-	int fd, len, ret;
-
-	snprintf(path, sizeof(path), CGROOT "/%s/cgroup.procs", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	len = snprintf(buf, sizeof(buf), "%d", pid);
-	ret = write(fd, buf, len) == len ? 0 : -1;
-	close(fd);
-	return ret;
-}
-
-static uint64_t cgroup_current(const char *name)
-{
-	char path[128];
-	uint64_t val = 0;
-
-	snprintf(path, sizeof(path), CGROOT "/%s/memory.current", name);
-	read_u64(path, &val);
-	return val;
-}
-
 /*
  * Pages are charged to the allocating process's cgroup even when another
  * process touches them first, and leave it when the range is freed.

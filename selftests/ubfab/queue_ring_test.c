@@ -900,4 +900,35 @@ TEST_F(queue, many_queues)
 	}
 }
 
+/*
+ * The rings are charged to the creating process's memory cgroup while the
+ * queue exists, and leave it with the queue.
+ */
+TEST_F(queue, rings_charged)
+{
+	uint64_t before, created;
+	struct ring r;
+
+	if (cgroup_make("ubfab_q"))
+		SKIP(return, "no cgroup2 memory controller");
+	ASSERT_EQ(0, cgroup_enter("ubfab_q", getpid()));
+	before = cgroup_current("ubfab_q");
+	ASSERT_EQ(0, ring_open(self->npu0, 0, UBFAB_QUEUE_MAX_ENTRIES, 0, -1,
+			       0, &r));
+	created = cgroup_current("ubfab_q");
+	/* memcg charges in per-CPU batches: memory.current may lag a little */
+	EXPECT_LE(before + r.c.ring_size * 3 / 4, created)
+		TH_LOG("the cgroup grew by %llu bytes for %llu of rings",
+		       (unsigned long long)(created - before),
+		       (unsigned long long)r.c.ring_size);
+	/* the engine and user space share the pages */
+	post_nops(&r, 4, 7);
+	ASSERT_EQ(0, ring_doorbell(&r));
+	ASSERT_EQ(4, ring_wait(&r, 4, 5000));
+	EXPECT_EQ(7, ring_reap(&r).user_data);
+	ring_close(&r);
+	EXPECT_GT(before + r.c.ring_size / 4, cgroup_current("ubfab_q"));
+	cgroup_enter("", getpid());
+}
+
 TEST_HARNESS_MAIN

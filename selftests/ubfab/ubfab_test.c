@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Helpers shared by the ubfab selftests: loading and unloading the module,
- * finding its netlink family, reading sysfs, and watching the kernel log.
+ * finding its netlink family, reading sysfs, watching the kernel log, and
+ * memory cgroups.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -137,4 +140,51 @@ bool kmsg_find(int fd, const char *needle)
 		if (strstr(rec, needle))
 			return true;
 	}
+}
+
+#define CGROOT "/sys/fs/cgroup"
+
+int cgroup_make(const char *name)
+{
+	char path[128];
+	int fd;
+
+	if (access(CGROOT "/cgroup.controllers", F_OK) &&
+	    mount("none", CGROOT, "cgroup2", 0, NULL))
+		return -1;
+	fd = open(CGROOT "/cgroup.subtree_control", O_WRONLY);
+	if (fd < 0 || write(fd, "+memory", 7) != 7) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	snprintf(path, sizeof(path), CGROOT "/%s", name);
+	rmdir(path);
+	return mkdir(path, 0755);
+}
+
+int cgroup_enter(const char *name, pid_t pid)
+{
+	char path[128], buf[32];
+	int fd, len, ret;
+
+	snprintf(path, sizeof(path), CGROOT "/%s/cgroup.procs", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%d", pid);
+	ret = write(fd, buf, len) == len ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+uint64_t cgroup_current(const char *name)
+{
+	char path[128];
+	uint64_t val = 0;
+
+	snprintf(path, sizeof(path), CGROOT "/%s/memory.current", name);
+	read_u64(path, &val);
+	return val;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the ubfab selftests: loading and unloading the module,
- * finding its netlink family, reading sysfs, and watching the kernel log.
+ * finding its netlink family, reading sysfs, watching the kernel log, and
+ * memory cgroups.
  */
 #ifndef UBFAB_TEST_H
 #define UBFAB_TEST_H
@@ -9,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /*
  * Time limit in seconds for tests that load large shapes: loading cm384 takes
@@ -38,5 +40,15 @@ int read_u64(const char *path, uint64_t *val);
 int kmsg_open(void);
 /* Whether a record logged since kmsg_open() contains needle. */
 bool kmsg_find(int fd, const char *needle);
+
+/*
+ * cgroup2 memory controller: cgroup_make() creates an empty cgroup NAME
+ * under /sys/fs/cgroup (mounting it if needed): 0, or -1 when the kernel
+ * has no cgroup2 memory controller. cgroup_enter() moves pid into it ("" is
+ * the root): 0 or -1. cgroup_current() is its memory.current (0 on error).
+ */
+int cgroup_make(const char *name);
+int cgroup_enter(const char *name, pid_t pid);
+uint64_t cgroup_current(const char *name);
 
 #endif

@@ -573,8 +573,12 @@ struct ubfab_ring_offsets {
  * @sq: out: the SQ's layout in that mapping
  * @cq: out: the CQ's layout in that mapping
  *
+ * The rings' pages are charged to the memory cgroup of the creating
+ * process. mmap() of @fd takes MAP_SHARED at offset 0 and at most
+ * @ring_size bytes (EINVAL otherwise).
+ *
  * Errors: EINVAL bad flags or depths; EBADF @eventfd is not an eventfd;
- * EMFILE no file descriptor left; ENOMEM.
+ * EMFILE no file descriptor left; ENOMEM (also the memory cgroup's limit).
  */
 struct ubfab_queue_create {
 	__u32 size;
