@@ -680,8 +680,9 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
  *
  * Checks the entry's other fields (UBFAB_CQE_BAD_ENTRY), then its local
  * ranges, imports, remote ranges, rights, revocation and route, in that
- * order, before moving anything. A failed entry counts one error on the
- * entity's port into the start plane and on that plane.
+ * order, before moving anything. A failed remote entry counts one error
+ * on the entity's port into the start plane and on that plane; COPY and
+ * FILL cross no plane and count nothing.
  *
  * Context: process context, may sleep; no ubfab lock held.
  * Return: enum ubfab_cqe_status.
@@ -694,6 +695,7 @@ u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
 		.fabric = file->entity->fabric,
 	};
 	u32 start = *plane_cursor % x.fabric->topo.planes;
+	bool remote = false;
 	u16 status;
 
 	*result = 0;
@@ -703,6 +705,7 @@ u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
 	case UBFAB_OP_READ:
 	case UBFAB_OP_WRITE_NOTIFY:
 	case UBFAB_OP_ATOMIC:
+		remote = true;
 		*plane_cursor = (start + 1) % x.fabric->topo.planes;
 		if (!ubfab_xfer_entry_ok(sqe))
 			status = UBFAB_CQE_BAD_ENTRY;
@@ -724,8 +727,10 @@ u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
 	}
 
 	if (status) {
-		atomic64_inc(&file->entity->ports[start].stats.errors);
-		atomic64_inc(&x.fabric->planes[start].stats.errors);
+		if (remote) {
+			atomic64_inc(&file->entity->ports[start].stats.errors);
+			atomic64_inc(&x.fabric->planes[start].stats.errors);
+		}
 		*result = 0;
 	}
 	*bytes = x.moved;

@@ -1134,7 +1134,8 @@ static void run_counted(struct __test_metadata *_metadata,
  * Each chunk of a transfer counts one op and its bytes on the sending
  * port, the receiving port and the plane; chunks are dealt round-robin
  * over the planes; a failed transfer counts one error on the initiator's
- * port and on one plane; what stays in the entity counts nothing.
+ * port and on one plane; what stays in the entity counts nothing, failed
+ * or not.
  */
 TEST_F_TIMEOUT(queue, counters, SLOW)
 {
@@ -1235,6 +1236,17 @@ TEST_F_TIMEOUT(queue, counters, SLOW)
 	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
 	expect_grew(_metadata, "NOP", &b.planes, &a.planes, 0, 0, 0, 0, 0);
 	expect_grew(_metadata, "NOP", &b.init, &a.init, 0, 0, 0, 0, 0);
+
+	/* failures that cross no plane count no error either */
+	ubfab_prep_fill(GET_SQE(self->q), LOC(LOC_LEN - 1), 1, 2);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_LOCAL_RANGE, &b,
+		    &a);
+	expect_grew(_metadata, "failed FILL", &b.init, &a.init, 0, 0, 0, 0, 0);
+	expect_grew(_metadata, "failed FILL", &b.planes, &a.planes,
+		    0, 0, 0, 0, 0);
+	ubfab_prep_entry(GET_SQE(self->q), UBFAB_OP_WAIT_VALUE + 1, 0, 0, 0, 0);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_BAD_OPCODE, &b, &a);
+	expect_grew(_metadata, "bad opcode", &b.init, &a.init, 0, 0, 0, 0, 0);
 }
 
 #define WRITERS		3	/* processes */

@@ -508,10 +508,11 @@ struct ubfab_event {
  * entities, starting from a plane that rotates with each transfer. Each
  * chunk counts as one op and its bytes on the sender's port (tx), the
  * receiver's port (rx) and the plane (tx and rx). An atomic or a notify
- * add is one 8-byte chunk. An entry that fails counts one error on the
- * initiator's port into the plane the transfer would have started on and
- * on that plane. COPY, FILL, EVENT_* and WAIT_VALUE stay in the entity and
- * cross no plane.
+ * add is one 8-byte chunk. A remote transfer that fails, for any reason,
+ * counts one error on the initiator's port into the plane it started (or
+ * would have started) on and on that plane. NOP, COPY, FILL, EVENT_* and
+ * WAIT_VALUE stay in the entity, cross no plane and count nothing, failed
+ * or not; nor does an entry with an unknown opcode.
  *
  * Errors: an entry that fails completes with its status (enum
  * ubfab_cqe_status) even in a UBFAB_QUEUE_SELECTIVE queue, and puts the
