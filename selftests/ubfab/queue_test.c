@@ -1249,6 +1249,85 @@ TEST_F_TIMEOUT(queue, counters, SLOW)
 	expect_grew(_metadata, "bad opcode", &b.init, &a.init, 0, 0, 0, 0, 0);
 }
 
+/*
+ * Chunks avoid a plane that is down and a plane where either entity's port
+ * is down; with no plane left, every remote op fails with NO_ROUTE having
+ * moved nothing, while what stays in the entity still runs.
+ */
+TEST_F_TIMEOUT(queue, routes, SLOW)
+{
+	uint32_t exp_eid = ubfab_dev_eid(self->exp);
+	uint32_t init_eid = ubfab_dev_eid(self->npu1);
+	struct ubfab_fabric_info fab;
+	struct counters b, a;
+	uint32_t i, len;
+
+	ASSERT_EQ(0, ubfab_fabric_get(self->nl, &fab));
+	ASSERT_LE(4, fab.planes);
+	ASSERT_GE(16, fab.planes);
+	ASSERT_NE(exp_eid, init_eid);
+
+	/* plane 0 down, the exporter's port 1 and the initiator's port 2 */
+	ASSERT_EQ(0, ubfab_plane_set_state(self->nl, 0, UBFAB_STATE_DOWN));
+	ASSERT_EQ(0, ubfab_port_set_state(self->nl, exp_eid, 1,
+					  UBFAB_STATE_DOWN));
+	ASSERT_EQ(0, ubfab_port_set_state(self->nl, init_eid, 2,
+					  UBFAB_STATE_DOWN));
+	len = 2 * fab.planes * UBFAB_PLANE_CHUNK;
+	ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(0), len);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
+	for (i = 0; i < fab.planes; i++) {
+		uint64_t grew = a.plane[i].tx_bytes - b.plane[i].tx_bytes;
+
+		if (i < 3) {
+			EXPECT_EQ(0, grew) TH_LOG("plane %u is cut", i);
+		} else {
+			EXPECT_LT(0, grew) TH_LOG("plane %u is up", i);
+		}
+	}
+	expect_grew(_metadata, "around the cuts", &b.planes, &a.planes,
+		    len, len, 2 * fab.planes, 2 * fab.planes, 0);
+
+	/* the last plane down too, and the rest of them: no route */
+	for (i = 3; i < fab.planes; i++)
+		ASSERT_EQ(0, ubfab_plane_set_state(self->nl, i,
+						   UBFAB_STATE_DOWN));
+	ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(0), 64);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_NO_ROUTE, &b, &a);
+	expect_grew(_metadata, "WRITE, no route", &b.init, &a.init,
+		    0, 0, 0, 0, 1);
+	expect_grew(_metadata, "WRITE, no route", &b.exp, &a.exp,
+		    0, 0, 0, 0, 0);
+	ubfab_prep_read(GET_SQE(self->q), LOC(0), REM(0), 64);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_NO_ROUTE, &b, &a);
+	ubfab_prep_atomic(GET_SQE(self->q), UBFAB_ATOMIC_FETCH_ADD, REM(0),
+			  1, 0);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_NO_ROUTE, &b, &a);
+	ubfab_prep_write_notify(GET_SQE(self->q), LOC(0), REM(8), 64, REM(0),
+				1);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_NO_ROUTE, &b, &a);
+	EXPECT_EQ(0, *(volatile uint64_t *)self->seg)
+		TH_LOG("nothing reached the exporter");
+	ubfab_prep_fill(GET_SQE(self->q), LOC(0), 1, 64);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
+
+	/* everything back up: the route is back */
+	for (i = 0; i < fab.planes; i++)
+		ASSERT_EQ(0, ubfab_plane_set_state(self->nl, i,
+						   UBFAB_STATE_UP));
+	ASSERT_EQ(0, ubfab_port_set_state(self->nl, exp_eid, 1,
+					  UBFAB_STATE_UP));
+	ASSERT_EQ(0, ubfab_port_set_state(self->nl, init_eid, 2,
+					  UBFAB_STATE_UP));
+	ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(0),
+			 fab.planes * UBFAB_PLANE_CHUNK);
+	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
+	for (i = 0; i < fab.planes; i++)
+		expect_grew(_metadata, "all planes again", &b.plane[i],
+			    &a.plane[i], UBFAB_PLANE_CHUNK, UBFAB_PLANE_CHUNK,
+			    1, 1, 0);
+}
+
 #define WRITERS		3	/* processes */
 #define WRITER_QUEUES	2	/* queues of each */
 #define SLICE		(160 * 1024)	/* of the segment, per queue */
