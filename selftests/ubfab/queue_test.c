@@ -1130,6 +1130,22 @@ static void run_counted(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, ubfab_queue_reset(self->q));
 }
 
+/* A WRITE of one chunk per plane puts exactly one chunk on each plane. */
+static void chunk_per_plane(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(queue) *self, uint32_t planes,
+			    const char *what)
+{
+	struct counters b, a;
+	uint32_t i;
+
+	ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(0),
+			 planes * UBFAB_PLANE_CHUNK);
+	run_counted(_metadata, self, planes, UBFAB_CQE_OK, &b, &a);
+	for (i = 0; i < planes; i++)
+		expect_grew(_metadata, what, &b.plane[i], &a.plane[i],
+			    UBFAB_PLANE_CHUNK, UBFAB_PLANE_CHUNK, 1, 1, 0);
+}
+
 /*
  * Each chunk of a transfer counts one op and its bytes on the sending
  * port, the receiving port and the plane; chunks are dealt round-robin
@@ -1166,13 +1182,7 @@ TEST_F_TIMEOUT(queue, counters, SLOW)
 	EXPECT_EQ(4, used) TH_LOG("4 chunks go over 4 planes");
 
 	/* one chunk on each plane, exactly */
-	ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(0),
-			 fab.planes * UBFAB_PLANE_CHUNK);
-	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
-	for (i = 0; i < fab.planes; i++)
-		expect_grew(_metadata, "a chunk per plane", &b.plane[i],
-			    &a.plane[i], UBFAB_PLANE_CHUNK, UBFAB_PLANE_CHUNK,
-			    1, 1, 0);
+	chunk_per_plane(_metadata, self, fab.planes, "a chunk per plane");
 
 	/* the starting plane rotates: one small write on each plane */
 	ASSERT_EQ(0, counters_get(self, fab.planes, &b));
@@ -1319,13 +1329,7 @@ TEST_F_TIMEOUT(queue, routes, SLOW)
 					  UBFAB_STATE_UP));
 	ASSERT_EQ(0, ubfab_port_set_state(self->nl, init_eid, 2,
 					  UBFAB_STATE_UP));
-	ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(0),
-			 fab.planes * UBFAB_PLANE_CHUNK);
-	run_counted(_metadata, self, fab.planes, UBFAB_CQE_OK, &b, &a);
-	for (i = 0; i < fab.planes; i++)
-		expect_grew(_metadata, "all planes again", &b.plane[i],
-			    &a.plane[i], UBFAB_PLANE_CHUNK, UBFAB_PLANE_CHUNK,
-			    1, 1, 0);
+	chunk_per_plane(_metadata, self, fab.planes, "all planes again");
 }
 
 #define WRITERS		3	/* processes */
