@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ubbench.h"
 
@@ -334,9 +335,30 @@ static int rate_turn(struct queue_bench *qb, enum rate_mode mode,
 }
 
 /*
+ * Waits, untimed, until the polling queue's engine has gone to sleep
+ * (UBFAB_SQ_NEED_WAKEUP), so that it does not poll during other turns.
+ */
+static int poller_asleep(struct ubfab_queue *q)
+{
+	uint64_t start = now_ns();
+
+	while (!(ubfab_queue_sq_flags(q) & UBFAB_SQ_NEED_WAKEUP)) {
+		if (now_ns() - start > SPIN_MAX_NS) {
+			fprintf(stderr, "ubbench: queue %u: the polling engine does not go to sleep\n",
+				q->id);
+			return -ETIMEDOUT;
+		}
+		usleep(POLL_IDLE_US / 4);
+	}
+	return 0;
+}
+
+/*
  * Operations per second of each mode at a batch size, then the medians of
  * the ratios of the doorbell's and polling's rates to the NOPs', turn by
- * turn. The modes take turns, in an order that rotates.
+ * turn. The modes take turns, in an order that rotates; after its turn
+ * the polling queue is left to fall asleep, as it does once idle_us has
+ * passed, before the next turn starts.
  */
 static int rate_sample(struct bench *b, const void *arg, double *values)
 {
@@ -351,6 +373,8 @@ static int rate_sample(struct bench *b, const void *arg, double *values)
 		for (i = 0; i < NR_RATE_MODES; i++) {
 			mode = (rounds + i) % NR_RATE_MODES;
 			err = rate_turn(b->queue, mode, batch, &turn_ns[mode]);
+			if (!err && mode == RATE_POLLING)
+				err = poller_asleep(b->queue->polling);
 			if (err)
 				return err;
 			ns[mode] += turn_ns[mode];
