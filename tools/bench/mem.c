@@ -213,7 +213,6 @@ struct touch_area {
 	uint64_t mmap_offset;	/* window: the import */
 };
 
-
 /* Fresh anonymous memory, in small pages like the entity's memory. */
 static int touch_map_anon(struct touch_area *a)
 {
@@ -427,7 +426,6 @@ static double faults_per_page(const struct bench *b, enum touch_kind kind)
 {
 	return (double)b->mem->touch_faults[kind] / b->mem->touch_pages[kind];
 }
-
 
 int mem_run(struct bench *b)
 {

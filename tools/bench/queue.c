@@ -40,6 +40,7 @@ static const size_t bw_blocks[] = {
 	64, 256, 1 * KiB, 4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 1 * MiB,
 	4 * MiB,
 };
+
 #define NR_BW_BLOCKS	ARRAY_SIZE(bw_blocks)
 #define BW_TURN_BLOCKS	256
 #define BW_SLICE	(1 * MiB)
@@ -48,6 +49,7 @@ static const size_t bw_blocks[] = {
 
 /* Message rate: 64-byte WRITEs, RATE_TURN_OPS a turn, over RATE_SPAN. */
 static const unsigned int rate_batches[] = { 1, 16, 64 };
+
 #define NR_RATE_BATCHES	ARRAY_SIZE(rate_batches)
 #define RATE_BYTES	64
 #define RATE_SPAN	(64 * KiB)
@@ -74,6 +76,7 @@ static const char *const bw_names[NR_BW_DIRS] = { "WRITE", "READ" };
 static const char *const rate_keys[NR_RATE_MODES] = {
 	"uring_nop", "doorbell", "polling",
 };
+
 static const char *const lat_keys[NR_LAT_MODES] = { "doorbell", "polling" };
 
 struct bw_figures {
@@ -574,7 +577,8 @@ static void queue_teardown(struct queue_bench *qb)
 	ubfab_queue_destroy(qb->polling);
 	ubfab_queue_destroy(qb->doorbell);
 	qb->uring = NULL;
-	qb->polling = qb->doorbell = NULL;
+	qb->polling = NULL;
+	qb->doorbell = NULL;
 }
 
 int queue_run(struct bench *b, unsigned int parts)
