@@ -191,6 +191,10 @@ static int pump(struct ubfab_queue *q, const struct job *j, unsigned int ops,
 
 	while (done < ops) {
 		n = ops - posted < batch ? ops - posted : batch;
+		/*
+		 * The SQ has room for what is not in flight: the engine
+		 * takes an entry before it completes it.
+		 */
 		if (n && posted - done + n <= q->sq_mask + 1) {
 			for (i = 0; i < n; i++, posted++) {
 				off = (uint64_t)posted * j->length % j->span;
@@ -594,7 +598,12 @@ int queue_run(struct bench *b, unsigned int parts)
 	b->queue = qb;
 	qb->parts = parts;
 	err = queue_setup(b);
-	if (!err && parts & 1U << QUEUE_WRITE)
+	if (err) {
+		fprintf(stderr, "ubbench: queue: setup failed, nothing measured\n");
+		queue_teardown(qb);
+		return err;
+	}
+	if (parts & 1U << QUEUE_WRITE)
 		err = run_bw(b, BW_WRITE);
 	if (!err && parts & 1U << QUEUE_READ)
 		err = run_bw(b, BW_READ);
