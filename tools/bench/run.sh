@@ -3,7 +3,7 @@
 #
 # tools/bench/run.sh - host side of `make bench`: boots the test VM without
 # allocator debugging, runs ubbench in it, passes its table through and
-# keeps its JSON as build/bench/mem-<release>-<date>.json.
+# keeps its JSON as build/bench/ubbench-<release>-<date>.json.
 #
 # Owns the transport of the results out of the VM: the guest prints the
 # table, then a marker line, then the JSON file; this script splits the two.
@@ -15,11 +15,12 @@ MARK=--ubbench-json--
 
 usage() {
 	cat <<EOF
-Usage: tools/bench/run.sh [-k KERNEL] [-o DIR] [-- ubbench options]
+Usage: tools/bench/run.sh [-k KERNEL] [-o DIR] [-- ubbench arguments]
 
 Runs build/tools/bench/ubbench in the test VM (tools/vm/ubvm -D, ubfab.ko
 with its default parameters), prints its table and writes its results as
-JSON to DIR/mem-<kernel release>-<UTC date>.json (the path is printed).
+JSON to DIR/ubbench-<kernel release>-<UTC date>.json (the path is
+printed). ubbench options and commands (ubbench --help) follow the --.
 
   -k KERNEL  kernel to boot, as ubvm -k takes it (default 6.12)
   -o DIR     where the JSON goes (default build/bench)
@@ -46,7 +47,7 @@ shift $((OPTIND - 1))
 bench=$ROOT/build/tools/bench/ubbench
 [[ -x $bench ]] || { echo "run.sh: no $bench: make bench builds it" >&2; exit 2; }
 mkdir -p "$outdir"
-json=$(mktemp "$outdir/.mem.XXXXXX")
+json=$(mktemp "$outdir/.ubbench.XXXXXX")
 raw=$(mktemp)
 trap 'rm -f "$json" "$raw"' EXIT
 
@@ -65,7 +66,7 @@ awk -v mark="$MARK" -v json="$json" '
 
 release=$(sed -n 's/^  "kernel": "\(.*\)",$/\1/p' "$json")
 [[ -n $release ]] || { echo "run.sh: ubbench wrote no results" >&2; exit 1; }
-out=$outdir/mem-$release-$(date -u +%Y%m%d-%H%M%S).json
+out=$outdir/ubbench-$release-$(date -u +%Y%m%d-%H%M%S).json
 chmod 0644 "$json"
 mv "$json" "$out"
 echo "results: ${out#"$ROOT"/}"

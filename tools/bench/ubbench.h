@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ubbench: what its parts share. The run (struct bench), a figure and the
+ * repetitions that measure it, timing, the entities' helpers, the JSON
+ * helpers; and the entry points of each part: mem.c (memory semantics),
+ * queue.c (NPU queues), uring.c (the io_uring NOP baseline).
+ */
+#ifndef UBBENCH_H
+#define UBBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+
+#include "libubfab.h"
+
+#define KiB		1024UL
+#define MiB		(1024 * KiB)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The most values median() and percentile() take. */
+#define MEDIAN_MAX	4096
+/* The most figures one sample_fn measures. */
+#define FIGS_MAX	6
+
+#define TOKEN_VALUE	0x75626662U	/* "ubfb" */
+#define RIGHTS_RW	(UBFAB_SEG_READ | UBFAB_SEG_WRITE)
+#define PROT_RW		(PROT_READ | PROT_WRITE)
+
+/* One measured quantity: a sample per timed repetition and their median. */
+struct figure {
+	double *samples;
+	double median;
+};
+
+struct mem_bench;
+struct queue_bench;
+
+/* NPU queue measurements, as `ubbench queue PART` names them. */
+enum queue_part { QUEUE_WRITE, QUEUE_READ, QUEUE_RATE, QUEUE_LAT,
+		  NR_QUEUE_PARTS };
+#define QUEUE_ALL	((1U << NR_QUEUE_PARTS) - 1)
+
+struct bench {
+	unsigned int iters;
+	const char *json;
+	struct ubfab_dev *exporter;
+	struct ubfab_dev *importer;
+	size_t page;
+	struct mem_bench *mem;		/* NULL: not measured */
+	struct queue_bench *queue;	/* NULL: not measured */
+};
+
+/*
+ * Measures one repetition of the figures measure() was given, into
+ * @values in their order; returns 0 or -errno.
+ */
+typedef int (*sample_fn)(struct bench *b, const void *arg, double *values);
+
+void fail(const char *what, int err);
+uint64_t now_ns(void);
+double median(const double *samples, unsigned int n);
+double percentile(const double *samples, unsigned int n, unsigned int pct);
+int measure(struct bench *b, sample_fn fn, const void *arg,
+	    struct figure **figs, unsigned int nr);
+uint64_t copy_slice(char *dst, const char *src, size_t length, size_t block);
+void *map_anon(size_t length);
+int import_and_map(struct bench *b, uint32_t token_id,
+		   struct ubfab_import *imp, void **addr);
+void size_name(size_t bytes, char *buf, size_t len);
+void json_figure(FILE *f, const char *key, const struct figure *fig,
+		 unsigned int n);
+const char *pass_miss(int met);
+
+/* mem.c: copies into a peer window, first touch, the import cycle. */
+int mem_run(struct bench *b);
+void mem_print(const struct bench *b);
+void mem_json(const struct bench *b, FILE *f);
+
+/* queue.c: the NPU queue measurements in @parts (1 << enum queue_part). */
+int queue_run(struct bench *b, unsigned int parts);
+void queue_print(const struct bench *b);
+void queue_json(const struct bench *b, FILE *f);
+
+/* uring.c: an io_uring instance that runs NOPs. */
+struct uring;
+int uring_open(unsigned int entries, struct uring **rp);
+void uring_close(struct uring *r);
+int uring_nops(struct uring *r, unsigned int ops, unsigned int batch);
+
+#endif /* UBBENCH_H */
