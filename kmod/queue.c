@@ -468,8 +468,14 @@ static bool ubfab_queue_has_work(struct ubfab_queue *q)
  */
 static enum ubfab_queue_next ubfab_queue_poll_idle(struct ubfab_queue *q)
 {
-	if (ktime_get_ns() - q->poll_busy_ns < q->idle_ns)
+	if (ktime_get_ns() - q->poll_busy_ns < q->idle_ns) {
+		/*
+		 * A spin-wait: let a sibling hardware thread (or, under
+		 * emulation, the vCPU that will post the entry) run.
+		 */
+		cpu_relax();
 		return UBFAB_QUEUE_AGAIN;
+	}
 	ubfab_queue_set_flags(q, UBFAB_SQ_NEED_WAKEUP, 0);
 	/* Pairs with the user's barrier between its tail store and flag load. */
 	smp_mb();
