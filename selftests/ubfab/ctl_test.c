@@ -268,9 +268,9 @@ static bool have_ubctl(void)
  * @unprivileged, CAP_NET_ADMIN is dropped from the bounding set first, so
  * that even root runs ubctl without it. Returns the exit status, or -1.
  */
-static int ubctl(char *out, bool unprivileged, const char *fmt, ...)
+static int run_ubctl(char *out, bool unprivileged, const char *fmt, ...)
 {
-	char cmd[256] = "ubctl ";
+	char cmd[256] = "exec ubctl ";
 	int fds[2], status;
 	size_t n = 0;
 	ssize_t r;
@@ -322,12 +322,6 @@ static uint64_t json_sum(const char *json, const char *key)
 	return sum;
 }
 
-#define NEED_UBCTL()							\
-	do {								\
-		if (!have_ubctl())					\
-			SKIP(return, "no ubctl in $PATH");		\
-	} while (0)
-
 /* ubctl port set and plane set change what show reports, and say nothing. */
 TEST_F(ctl, ubctl_set)
 {
@@ -336,64 +330,66 @@ TEST_F(ctl, ubctl_set)
 	char out[UBCTL_OUT], want[512];
 	struct ubfab_plane_info pl;
 
-	NEED_UBCTL();
-	ASSERT_EQ(0, ubctl(out, false, "port set npu1 plane 2 state down"));
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	ASSERT_EQ(0, run_ubctl(out, false, "port set npu1 plane 2 state down"));
 	EXPECT_STREQ("", out);
 	EXPECT_EQ(UBFAB_STATE_DOWN, port_state(self->nl, 1, 2));
 	EXPECT_EQ(UBFAB_STATE_UP, port_state(self->nl, 1, 1));
-	ASSERT_EQ(0, ubctl(out, false, "-j port show npu1 plane 2"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j port show npu1 plane 2"));
 	snprintf(want, sizeof(want),
 		 "[{\"entity\":\"npu1\",\"eid\":1,\"plane\":2,\"state\":\"down\",%s}]\n",
 		 zero);
 	EXPECT_STREQ(want, out);
 	/* by EID, keywords in either order, the state shortened */
-	ASSERT_EQ(0, ubctl(out, false, "port set eid 1 state u plane 2"));
+	ASSERT_EQ(0, run_ubctl(out, false, "port set eid 1 state u plane 2"));
 	EXPECT_EQ(UBFAB_STATE_UP, port_state(self->nl, 1, 2));
-	ASSERT_EQ(0, ubctl(out, false, "port show npu1 plane 2"));
+	ASSERT_EQ(0, run_ubctl(out, false, "port show npu1 plane 2"));
 	EXPECT_STREQ("npu1 plane 2: state up tx_bytes 0 rx_bytes 0 tx_ops 0 rx_ops 0 errors 0\n",
 		     out);
 
-	ASSERT_EQ(0, ubctl(out, false, "plane set 3 state down"));
+	ASSERT_EQ(0, run_ubctl(out, false, "plane set 3 state down"));
 	EXPECT_STREQ("", out);
 	ASSERT_EQ(0, ubfab_plane_get(self->nl, 3, &pl));
 	EXPECT_EQ(UBFAB_STATE_DOWN, pl.state);
-	ASSERT_EQ(0, ubctl(out, false, "-j plane show 3"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j plane show 3"));
 	snprintf(want, sizeof(want),
 		 "[{\"plane\":3,\"state\":\"down\",\"l1_switches\":%u,\"l2_switches\":%u,\"ports\":%u,\"ports_up\":%u,%s}]\n",
 		 pl.l1_switches, pl.l2_switches, pl.ports, pl.ports, zero);
 	EXPECT_STREQ(want, out);
-	ASSERT_EQ(0, ubctl(out, false, "plane set 3 state up"));
-	ASSERT_EQ(0, ubctl(out, false, "-j plane show"));
+	ASSERT_EQ(0, run_ubctl(out, false, "plane set 3 state up"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j plane show"));
 	EXPECT_EQ(NULL, strstr(out, "\"down\""));
 }
+
+#define NOT_PERMITTED \
+	"Operation not permitted (changing the fabric needs CAP_NET_ADMIN)\n"
 
 /* Errors: a message naming the object and the reason, exit status 1. */
 TEST_F(ctl, ubctl_errors)
 {
 	char out[UBCTL_OUT];
 
-	NEED_UBCTL();
-	EXPECT_EQ(1, ubctl(out, false, "port set npu99 plane 0 state down"));
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	EXPECT_EQ(1, run_ubctl(out, false, "port set npu99 plane 0 state down"));
 	EXPECT_STREQ("ubctl: npu99: no such entity\n", out);
-	EXPECT_EQ(1, ubctl(out, false, "port set npu0 plane 7 state down"));
+	EXPECT_EQ(1, run_ubctl(out, false, "port set npu0 plane 7 state down"));
 	EXPECT_STREQ("ubctl: plane 7: no such plane\n", out);
-	EXPECT_EQ(1, ubctl(out, false, "plane set 7 state down"));
+	EXPECT_EQ(1, run_ubctl(out, false, "plane set 7 state down"));
 	EXPECT_STREQ("ubctl: plane 7: no such plane\n", out);
-	EXPECT_EQ(1, ubctl(out, false, "entity reset eid 40"));
+	EXPECT_EQ(1, run_ubctl(out, false, "entity reset eid 40"));
 	EXPECT_STREQ("ubctl: eid 40: no such entity\n", out);
-	EXPECT_EQ(2, ubctl(out, false, "port set npu0 plane 0 state sideways"));
+	EXPECT_EQ(2, run_ubctl(out, false, "port set npu0 plane 0 state sideways"));
 
-	EXPECT_EQ(1, ubctl(out, true, "port set npu0 plane 0 state down"));
-	EXPECT_STREQ("ubctl: npu0 plane 0: Operation not permitted (changing the fabric needs CAP_NET_ADMIN)\n",
-		     out);
-	EXPECT_EQ(1, ubctl(out, true, "plane set 0 state down"));
-	EXPECT_STREQ("ubctl: plane 0: Operation not permitted (changing the fabric needs CAP_NET_ADMIN)\n",
-		     out);
-	EXPECT_EQ(1, ubctl(out, true, "entity reset npu0"));
-	EXPECT_STREQ("ubctl: npu0: Operation not permitted (changing the fabric needs CAP_NET_ADMIN)\n",
-		     out);
+	EXPECT_EQ(1, run_ubctl(out, true, "port set npu0 plane 0 state down"));
+	EXPECT_STREQ("ubctl: npu0 plane 0: " NOT_PERMITTED, out);
+	EXPECT_EQ(1, run_ubctl(out, true, "plane set 0 state down"));
+	EXPECT_STREQ("ubctl: plane 0: " NOT_PERMITTED, out);
+	EXPECT_EQ(1, run_ubctl(out, true, "entity reset npu0"));
+	EXPECT_STREQ("ubctl: npu0: " NOT_PERMITTED, out);
 	/* reading needs no capability */
-	EXPECT_EQ(0, ubctl(out, true, "port show npu0 plane 0"));
+	EXPECT_EQ(0, run_ubctl(out, true, "port show npu0 plane 0"));
 	EXPECT_EQ(UBFAB_STATE_UP, port_state(self->nl, 0, 0));
 	EXPECT_EQ(-ETIMEDOUT, next_event(self->events,
 					 &(struct ubfab_nl_event){ 0 }, 100));
@@ -464,53 +460,54 @@ TEST_F(ctl, ubctl_stats_count_a_write)
 	char out[UBCTL_OUT];
 	uint32_t bytes = 0, i;
 
-	NEED_UBCTL();
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
 	ASSERT_EQ(0, ubfab_fabric_get(self->nl, &f));
 	ASSERT_EQ(0, peers_open(&p));
 
-	ASSERT_EQ(0, ubctl(out, false, "-j stats"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats"));
 	EXPECT_EQ(0, json_sum(out, "tx_bytes"));
 	EXPECT_EQ(0, json_sum(out, "errors"));
 
 	ASSERT_EQ(UBFAB_CQE_OK, peers_write(&p, &bytes));
 	EXPECT_EQ(XFER_LEN, bytes);
-	ASSERT_EQ(0, ubctl(out, false, "-j stats plane"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats plane"));
 	EXPECT_EQ(0, strncmp(out, "{\"planes\":[{\"plane\":0,", 22)) TH_LOG("%s", out);
 	EXPECT_EQ(XFER_LEN, json_sum(out, "tx_bytes"));
 	EXPECT_EQ(XFER_LEN, json_sum(out, "rx_bytes"));
 	EXPECT_EQ(3, json_sum(out, "tx_ops"));
-	ASSERT_EQ(0, ubctl(out, false, "-j stats port npu1"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats port npu1"));
 	EXPECT_EQ(XFER_LEN, json_sum(out, "tx_bytes"));
 	EXPECT_EQ(0, json_sum(out, "rx_bytes"));
 	EXPECT_EQ(3, json_sum(out, "tx_ops"));
-	ASSERT_EQ(0, ubctl(out, false, "-j stats show port npu0"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats show port npu0"));
 	EXPECT_EQ(0, json_sum(out, "tx_bytes"));
 	EXPECT_EQ(XFER_LEN, json_sum(out, "rx_bytes"));
 	EXPECT_EQ(3, json_sum(out, "rx_ops"));
 	EXPECT_EQ(0, json_sum(out, "errors"));
 	/* the text form: one line per port of npu0 */
-	ASSERT_EQ(0, ubctl(out, false, "stats port npu0 plane 0"));
+	ASSERT_EQ(0, run_ubctl(out, false, "stats port npu0 plane 0"));
 	EXPECT_EQ(0, strncmp(out, "npu0 plane 0: tx_bytes 0 rx_bytes ", 34))
 		TH_LOG("%s", out);
 
 	for (i = 0; i < f.planes; i++)
-		ASSERT_EQ(0, ubctl(out, false, "plane set %u state down", i));
+		ASSERT_EQ(0, run_ubctl(out, false, "plane set %u state down", i));
 	EXPECT_EQ(UBFAB_CQE_NO_ROUTE, peers_write(&p, &bytes));
 	EXPECT_EQ(0, bytes);
-	ASSERT_EQ(0, ubctl(out, false, "-j stats"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats"));
 	EXPECT_EQ(2 * XFER_LEN, json_sum(out, "tx_bytes"));	/* planes, npu1 */
 	EXPECT_EQ(2, json_sum(out, "errors"));		/* a plane, npu1 */
-	ASSERT_EQ(0, ubctl(out, false, "-j stats port npu1"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats port npu1"));
 	EXPECT_EQ(1, json_sum(out, "errors"));
-	ASSERT_EQ(0, ubctl(out, false, "-j stats port npu0"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats port npu0"));
 	EXPECT_EQ(0, json_sum(out, "errors"));
 
 	/* one plane back is enough */
-	ASSERT_EQ(0, ubctl(out, false, "plane set %u state up", f.planes - 1));
+	ASSERT_EQ(0, run_ubctl(out, false, "plane set %u state up", f.planes - 1));
 	ASSERT_EQ(0, ubfab_queue_reset(p.q));
 	EXPECT_EQ(UBFAB_CQE_OK, peers_write(&p, &bytes));
 	/* the first WRITE took planes 0 to 2, this one the last plane only */
-	ASSERT_EQ(0, ubctl(out, false, "-j stats plane %u", f.planes - 1));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats plane %u", f.planes - 1));
 	EXPECT_EQ(XFER_LEN, json_sum(out, "tx_bytes")) TH_LOG("%s", out);
 	EXPECT_EQ(3, json_sum(out, "tx_ops"));
 	EXPECT_EQ(0, json_sum(out, "errors"));
@@ -526,12 +523,13 @@ TEST_F(ctl, ubctl_entity_reset)
 	char out[UBCTL_OUT];
 	uint32_t bytes = 0;
 
-	NEED_UBCTL();
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
 	ASSERT_EQ(0, peers_open(&p));
-	ASSERT_EQ(0, ubctl(out, false, "seg show npu0"));
+	ASSERT_EQ(0, run_ubctl(out, false, "seg show npu0"));
 	EXPECT_NE(NULL, strstr(out, "importers 1")) TH_LOG("%s", out);
 
-	ASSERT_EQ(0, ubctl(out, false, "entity reset npu0"));
+	ASSERT_EQ(0, run_ubctl(out, false, "entity reset npu0"));
 	EXPECT_STREQ("", out);
 	ASSERT_EQ(0, ubfab_dev_event_wait(p.npu1, &ev, WAIT_MS));
 	EXPECT_EQ(UBFAB_EVENT_REVOKED, ev.type);
@@ -541,7 +539,7 @@ TEST_F(ctl, ubctl_entity_reset)
 	ASSERT_EQ(0, ubfab_dev_event_wait(p.npu0, &ev, WAIT_MS));
 	EXPECT_EQ(UBFAB_EVENT_RESET, ev.type);
 	EXPECT_EQ(UBFAB_CQE_REVOKED, peers_write(&p, &bytes));
-	ASSERT_EQ(0, ubctl(out, false, "seg show npu0"));
+	ASSERT_EQ(0, run_ubctl(out, false, "seg show npu0"));
 	EXPECT_STREQ("", out);
 	ASSERT_EQ(0, next_event(self->events, &nev, 2000));
 	EXPECT_EQ(UBFAB_CMD_ENTITY_RESET_NTF, nev.cmd);
@@ -599,6 +597,8 @@ static void check_monitor(struct __test_metadata *_metadata,
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
+		/* gone with the test, even one that fails half-way */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 		dup2(fds[1], STDOUT_FILENO);
 		close(fds[0]);
 		close(fds[1]);
@@ -619,10 +619,10 @@ static void check_monitor(struct __test_metadata *_metadata,
 	}
 	ASSERT_NE(NULL, strstr(buf, toggle)) TH_LOG("monitor printed: %s", buf);
 
-	ASSERT_EQ(0, ubctl(out, false, "port set npu3 plane 2 state down"));
-	ASSERT_EQ(0, ubctl(out, false, "plane set 1 state down"));
-	ASSERT_EQ(0, ubctl(out, false, "entity reset cpu0"));
-	ASSERT_EQ(0, ubctl(out, false, "plane set 1 state up"));
+	ASSERT_EQ(0, run_ubctl(out, false, "port set npu3 plane 2 state down"));
+	ASSERT_EQ(0, run_ubctl(out, false, "plane set 1 state down"));
+	ASSERT_EQ(0, run_ubctl(out, false, "entity reset cpu0"));
+	ASSERT_EQ(0, run_ubctl(out, false, "plane set 1 state up"));
 	for (i = 0; i < 100; i++) {
 		drop_lines(buf, toggle, got);
 		if (!strcmp(got, want))
@@ -638,10 +638,10 @@ static void check_monitor(struct __test_metadata *_metadata,
 	close(fds[0]);
 }
 
-
 TEST_F(ctl, ubctl_monitor)
 {
-	NEED_UBCTL();
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
 	check_monitor(_metadata, self, false, SIGINT, "npu0 plane 0",
 		      "port npu3 plane 2: state down\n"
 		      "plane 1: state down\n"
@@ -654,7 +654,8 @@ TEST_F(ctl, ubctl_monitor_json)
 	struct ubfab_entity_info e;
 	char want[512];
 
-	NEED_UBCTL();
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
 	ASSERT_EQ(0, ubfab_entity_get_by_name(self->nl, "cpu0", &e));
 	snprintf(want, sizeof(want),
 		 "{\"event\":\"port_state\",\"entity\":\"npu3\",\"eid\":3,\"plane\":2,\"state\":\"down\"}\n"

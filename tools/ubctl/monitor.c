@@ -16,12 +16,10 @@
 
 #include "ubctl.h"
 
-static volatile sig_atomic_t monitor_stop;
-
+/* Its only work is to interrupt ppoll(). */
 static void monitor_signal(int sig)
 {
 	(void)sig;
-	monitor_stop = 1;
 }
 
 static void port_event(struct ubctl *u, const struct ubfab_port_info *p,
@@ -111,7 +109,8 @@ static int monitor_open(struct ubfab_nl **events)
 
 /*
  * Stop on SIGINT and SIGTERM: they are blocked but while waiting in
- * ppoll(), so one that comes while an event is printed is not lost.
+ * ppoll(), which they interrupt, handled; one that comes while events are
+ * printed waits for the next ppoll(), so none is lost.
  */
 static int monitor_signals(sigset_t *wait_mask)
 {
@@ -141,8 +140,8 @@ static int monitor_drain(struct ubctl *u, struct ubfab_nl *events,
 		if (err == -EAGAIN)
 			return UBCTL_EXIT_OK;
 		if (err == -ENOBUFS) {
-			fputs("ubctl: events lost (socket buffer full): states may have changed unseen\n",
-			      stderr);
+			ubctl_error("events lost (socket buffer full): %s",
+				    "states may have changed unseen");
 			continue;
 		}
 		if (err)
@@ -170,14 +169,14 @@ int monitor_run(struct ubctl *u, int argc, char **argv)
 	if (!code)
 		code = monitor_signals(&wait_mask);
 	pfd.fd = ubfab_nl_fd(events);
-	while (!code && !monitor_stop) {
-		if (ppoll(&pfd, 1, NULL, &wait_mask) < 0) {
-			if (errno != EINTR)
-				code = ubctl_error("monitor: %s",
-						   strerror(errno));
+	while (!code) {
+		if (ppoll(&pfd, 1, NULL, &wait_mask) >= 0) {
+			code = monitor_drain(u, events, &ents);
 			continue;
 		}
-		code = monitor_drain(u, events, &ents);
+		if (errno == EINTR)	/* SIGINT or SIGTERM */
+			break;
+		code = ubctl_error("monitor: %s", strerror(errno));
 	}
 	ubfab_nl_close(events);
 	ubctl_vec_free(&ents);

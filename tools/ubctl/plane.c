@@ -55,16 +55,13 @@ static void plane_print(struct ubctl *u, const void *item, const void *ctx)
 		json_uint(&u->js, "l2_switches", p->l2_switches);
 		json_uint(&u->js, "ports", p->ports);
 		json_uint(&u->js, "ports_up", p->ports_up);
-		ubctl_print_stats(u, &p->stats);
-		json_object_end(&u->js);
-		return;
+	} else {
+		printf("plane %" PRIu32 ": state %s l1_switches %" PRIu32
+		       " l2_switches %" PRIu32 " ports_up %" PRIu32 "/%" PRIu32,
+		       p->id, state, p->l1_switches, p->l2_switches,
+		       p->ports_up, p->ports);
 	}
-	printf("plane %" PRIu32 ": state %s l1_switches %" PRIu32
-	       " l2_switches %" PRIu32 " ports_up %" PRIu32 "/%" PRIu32,
-	       p->id, state, p->l1_switches, p->l2_switches, p->ports_up,
-	       p->ports);
-	ubctl_print_stats(u, &p->stats);
-	putchar('\n');
+	ubctl_print_stats_end(u, &p->stats);
 }
 
 int ubctl_plane_select(struct ubctl *u, int argc, char **argv,

@@ -10,10 +10,9 @@
 
 #include "ubctl.h"
 
-void ubctl_port_print(struct ubctl *u, const void *port, const void *ents)
+void ubctl_port_begin(struct ubctl *u, const struct ubfab_port_info *p,
+		      const struct ubctl_vec *ents)
 {
-	const struct ubfab_port_info *p = port;
-	const char *state = ubfab_state_name(p->state);
 	const char *name = ents ? ubctl_entity_name(ents, p->eid) : NULL;
 
 	if (u->json) {
@@ -22,9 +21,6 @@ void ubctl_port_print(struct ubctl *u, const void *port, const void *ents)
 			json_string(&u->js, "entity", name);
 		json_uint(&u->js, "eid", p->eid);
 		json_uint(&u->js, "plane", p->plane);
-		json_string(&u->js, "state", state);
-		ubctl_print_stats(u, &p->stats);
-		json_object_end(&u->js);
 		return;
 	}
 	if (name)
@@ -33,9 +29,20 @@ void ubctl_port_print(struct ubctl *u, const void *port, const void *ents)
 		printf("eid %" PRIu32 " ", p->eid);
 	else
 		fputs("    ", stdout);
-	printf("plane %" PRIu32 ": state %s", p->plane, state);
-	ubctl_print_stats(u, &p->stats);
-	putchar('\n');
+	printf("plane %" PRIu32 ":", p->plane);
+}
+
+void ubctl_port_print(struct ubctl *u, const void *port, const void *ents)
+{
+	const struct ubfab_port_info *p = port;
+	const char *state = ubfab_state_name(p->state);
+
+	ubctl_port_begin(u, p, ents);
+	if (u->json)
+		json_string(&u->js, "state", state);
+	else
+		printf(" state %s", state);
+	ubctl_print_stats_end(u, &p->stats);
 }
 
 static int port_collect(const struct ubfab_port_info *p, void *arg)

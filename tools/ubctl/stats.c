@@ -12,16 +12,6 @@
 
 #include "ubctl.h"
 
-/* The counters and the end of an item opened by the caller. */
-static void stats_item_end(struct ubctl *u, const struct ubfab_stats *s)
-{
-	ubctl_print_stats(u, s);
-	if (u->json)
-		json_object_end(&u->js);
-	else
-		putchar('\n');
-}
-
 static void stats_plane_print(struct ubctl *u, const void *item,
 			      const void *ctx)
 {
@@ -34,27 +24,16 @@ static void stats_plane_print(struct ubctl *u, const void *item,
 	} else {
 		printf("plane %" PRIu32 ":", p->id);
 	}
-	stats_item_end(u, &p->stats);
+	ubctl_print_stats_end(u, &p->stats);
 }
 
 static void stats_port_print(struct ubctl *u, const void *item,
 			     const void *ents)
 {
 	const struct ubfab_port_info *p = item;
-	const char *name = ubctl_entity_name(ents, p->eid);
 
-	if (u->json) {
-		json_object_begin(&u->js, NULL);
-		if (name)
-			json_string(&u->js, "entity", name);
-		json_uint(&u->js, "eid", p->eid);
-		json_uint(&u->js, "plane", p->plane);
-	} else if (name) {
-		printf("%s plane %" PRIu32 ":", name, p->plane);
-	} else {
-		printf("eid %" PRIu32 " plane %" PRIu32 ":", p->eid, p->plane);
-	}
-	stats_item_end(u, &p->stats);
+	ubctl_port_begin(u, p, ents);
+	ubctl_print_stats_end(u, &p->stats);
 }
 
 /* Print the planes and/or the ports loaded, as one JSON object. */

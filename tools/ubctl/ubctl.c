@@ -23,42 +23,51 @@ struct command {
 	int (*run)(struct ubctl *u, int argc, char **argv);
 };
 
-/* "show" and its synonym "list" */
-#define SHOW(fn)	{ "show", fn }, { "list", fn }
+/* The commands of each object, the first being the default, then { }. */
+static const struct command topo_commands[] = {
+	{ "show", topo_show }, { "list", topo_show }, { },
+};
 
-static const struct command topo_commands[] = { SHOW(topo_show) };
 static const struct command entity_commands[] = {
-	SHOW(entity_show), { "reset", entity_reset },
+	{ "show", entity_show }, { "list", entity_show },
+	{ "reset", entity_reset }, { },
 };
+
 static const struct command port_commands[] = {
-	SHOW(port_show), { "set", port_set },
+	{ "show", port_show }, { "list", port_show }, { "set", port_set }, { },
 };
+
 static const struct command plane_commands[] = {
-	SHOW(plane_show), { "set", plane_set },
+	{ "show", plane_show }, { "list", plane_show }, { "set", plane_set },
+	{ },
 };
-static const struct command seg_commands[] = { SHOW(seg_show) };
+
+static const struct command seg_commands[] = {
+	{ "show", seg_show }, { "list", seg_show }, { },
+};
+
 static const struct command stats_commands[] = {
-	SHOW(stats_show), { "plane", stats_plane }, { "port", stats_port },
+	{ "show", stats_show }, { "list", stats_show },
+	{ "plane", stats_plane }, { "port", stats_port }, { },
 };
-static const struct command monitor_commands[] = { { NULL, monitor_run } };
+
+static const struct command monitor_commands[] = {
+	{ NULL, monitor_run }, { },
+};
 
 /**
  * struct object - an object of the command line
  * @name: its name
  * @syntax: its commands, one "ubctl OBJECT ..." line each
  * @help: what they do
- * @commands: its commands, the first being the default
- * @n_commands: how many
+ * @commands: its commands
  */
 struct object {
 	const char *name;
 	const char *syntax;
 	const char *help;
 	const struct command *commands;
-	size_t n_commands;
 };
-
-#define COMMANDS(c)	.commands = c, .n_commands = ARRAY_SIZE(c)
 
 static const struct object objects[] = {
 	{
@@ -70,7 +79,7 @@ static const struct object objects[] = {
 			"ports, module setup time) and one line per node. With ENTITY:\n"
 			"the entity's EID, kind, node, chip/die or socket, memory,\n"
 			"refused imports of its segments and ports with their states.\n",
-		COMMANDS(topo_commands),
+		.commands = topo_commands,
 	},
 	{
 		.name = "entity",
@@ -81,7 +90,7 @@ static const struct object objects[] = {
 			"the module reports them).\n"
 			"reset: free all the entity's memory and revoke its segments, as\n"
 			"if it had been restarted; its importers lose their imports.\n",
-		COMMANDS(entity_commands),
+		.commands = entity_commands,
 	},
 	{
 		.name = "port",
@@ -92,7 +101,7 @@ static const struct object objects[] = {
 			"set: bring the port of ENTITY into plane N up or down. A port\n"
 			"that is down carries no transfer; transfers take the other\n"
 			"planes.\n",
-		COMMANDS(port_commands),
+		.commands = port_commands,
 	},
 	{
 		.name = "plane",
@@ -103,7 +112,7 @@ static const struct object objects[] = {
 			"set: bring plane N up or down. A plane that is down carries no\n"
 			"transfer, whatever its ports' states, which it leaves as they\n"
 			"are; with every plane down, transfers fail (NO_ROUTE).\n",
-		COMMANDS(plane_commands),
+		.commands = plane_commands,
 	},
 	{
 		.name = "seg",
@@ -112,7 +121,7 @@ static const struct object objects[] = {
 			"token id, offset and length in the owner's memory, rights\n"
 			"(r read, w write, a atomic), live imports and the exporting\n"
 			"process. Token values are never shown.\n",
-		COMMANDS(seg_commands),
+		.commands = seg_commands,
 	},
 	{
 		.name = "stats",
@@ -126,7 +135,7 @@ static const struct object objects[] = {
 			"that crosses it as tx and rx; a port counts what its entity\n"
 			"sent (tx) and received (rx) through it; a failed transfer\n"
 			"counts one error on the initiator's port and on its plane.\n",
-		COMMANDS(stats_commands),
+		.commands = stats_commands,
 	},
 	{
 		.name = "monitor",
@@ -135,7 +144,7 @@ static const struct object objects[] = {
 			"with -j, one JSON object) each: a port or a plane set up or\n"
 			"down, an entity reset. Runs until interrupted (SIGINT or\n"
 			"SIGTERM), then exits 0.\n",
-		COMMANDS(monitor_commands),
+		.commands = monitor_commands,
 	},
 };
 
@@ -278,7 +287,7 @@ static int run_object(struct ubctl *u, const struct object *o, int argc,
 	size_t i, n = 0;
 	int cmd = 0;
 
-	for (i = 0; i < o->n_commands; i++)
+	for (i = 0; o->commands[i].run; i++)
 		if (o->commands[i].name)
 			names[n++] = o->commands[i].name;
 	names[n] = "help";

@@ -158,6 +158,13 @@ void ubctl_entity_json(struct ubctl *u, const struct ubfab_entity_info *e);
  * port's owner; NULL in an entity's detail, where ports are indented.
  */
 void ubctl_port_print(struct ubctl *u, const void *port, const void *ents);
+/*
+ * Begin a port's item: open its JSON object with entity, eid and plane,
+ * or print "NAME plane N:" (indented without @ents, as in
+ * ubctl_port_print()). ubctl_print_stats_end() ends it.
+ */
+void ubctl_port_begin(struct ubctl *u, const struct ubfab_port_info *p,
+		      const struct ubctl_vec *ents);
 /* Load the ports of @eid (or UBFAB_EID_ANY) into @v. Exit code. */
 int ubctl_port_load(struct ubctl *u, uint32_t eid, struct ubctl_vec *v);
 /*
@@ -197,5 +204,7 @@ void ubctl_print_list(struct ubctl *u, const char *key,
 		      const void *ctx);
 /* The counters: text " tx_bytes N ..." or a JSON "stats" object. */
 void ubctl_print_stats(struct ubctl *u, const struct ubfab_stats *s);
+/* The counters, then the end of the item: its JSON object or its line. */
+void ubctl_print_stats_end(struct ubctl *u, const struct ubfab_stats *s);
 
 #endif /* UBCTL_H */
