@@ -3,13 +3,24 @@
  * ubfab fault injection and its events: port and plane states set and
  * read back through libubfab, the errors of the set and reset commands
  * (ENODEV, EINVAL, EPERM without CAP_NET_ADMIN), and the notifications of
- * the "events" multicast group, one per change and in order.
+ * the "events" multicast group, one per change and in order. Then the
+ * same through ubctl (run where it is in $PATH, as in the test VM): port
+ * and plane set seen by show, its error messages and exit codes, stats
+ * counting a queue WRITE and its NO_ROUTE failure with every plane down,
+ * entity reset revoking a peer's import, and monitor's lines and JSON.
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/capability.h>
@@ -240,6 +251,420 @@ TEST_F(ctl, events_to_every_listener)
 	EXPECT_EQ(0, ev.plane.id);
 	EXPECT_EQ(-ETIMEDOUT, next_event(self->nl, &ev, 100));
 	ubfab_nl_close(second);
+}
+
+/* ubctl */
+
+#define UBCTL_OUT	65536	/* room for what one ubctl command prints */
+
+static bool have_ubctl(void)
+{
+	return !system("command -v ubctl >/dev/null 2>&1");
+}
+
+/*
+ * Run "ubctl ARGS" (ARGS from @fmt) through the shell, its stderr with its
+ * stdout, and read what it prints into @out (UBCTL_OUT bytes). When
+ * @unprivileged, CAP_NET_ADMIN is dropped from the bounding set first, so
+ * that even root runs ubctl without it. Returns the exit status, or -1.
+ */
+static int run_ubctl(char *out, bool unprivileged, const char *fmt, ...)
+{
+	char cmd[256] = "exec ubctl ";
+	int fds[2], status;
+	size_t n = 0;
+	ssize_t r;
+	va_list ap;
+	pid_t pid;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), fmt, ap);
+	va_end(ap);
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (unprivileged &&
+		    prctl(PR_CAPBSET_DROP, CAP_NET_ADMIN, 0, 0, 0))
+			_exit(126);
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(fds[1], STDERR_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (n + 1 < UBCTL_OUT &&
+	       (r = read(fds[0], out + n, UBCTL_OUT - 1 - n)) > 0)
+		n += r;
+	out[n] = '\0';
+	close(fds[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* Sum of the numbers of every member "@key" in @json. */
+static uint64_t json_sum(const char *json, const char *key)
+{
+	const char *p = json;
+	uint64_t sum = 0;
+	char pat[32];
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	while ((p = strstr(p, pat))) {
+		p += strlen(pat);
+		sum += strtoull(p, NULL, 10);
+	}
+	return sum;
+}
+
+/* ubctl port set and plane set change what show reports, and say nothing. */
+TEST_F(ctl, ubctl_set)
+{
+	static const char zero[] =
+		"\"stats\":{\"tx_bytes\":0,\"rx_bytes\":0,\"tx_ops\":0,\"rx_ops\":0,\"errors\":0}";
+	char out[UBCTL_OUT], want[512];
+	struct ubfab_plane_info pl;
+
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	ASSERT_EQ(0, run_ubctl(out, false, "port set npu1 plane 2 state down"));
+	EXPECT_STREQ("", out);
+	EXPECT_EQ(UBFAB_STATE_DOWN, port_state(self->nl, 1, 2));
+	EXPECT_EQ(UBFAB_STATE_UP, port_state(self->nl, 1, 1));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j port show npu1 plane 2"));
+	snprintf(want, sizeof(want),
+		 "[{\"entity\":\"npu1\",\"eid\":1,\"plane\":2,\"state\":\"down\",%s}]\n",
+		 zero);
+	EXPECT_STREQ(want, out);
+	/* by EID, keywords in either order, the state shortened */
+	ASSERT_EQ(0, run_ubctl(out, false, "port set eid 1 state u plane 2"));
+	EXPECT_EQ(UBFAB_STATE_UP, port_state(self->nl, 1, 2));
+	ASSERT_EQ(0, run_ubctl(out, false, "port show npu1 plane 2"));
+	EXPECT_STREQ("npu1 plane 2: state up tx_bytes 0 rx_bytes 0 tx_ops 0 rx_ops 0 errors 0\n",
+		     out);
+
+	ASSERT_EQ(0, run_ubctl(out, false, "plane set 3 state down"));
+	EXPECT_STREQ("", out);
+	ASSERT_EQ(0, ubfab_plane_get(self->nl, 3, &pl));
+	EXPECT_EQ(UBFAB_STATE_DOWN, pl.state);
+	ASSERT_EQ(0, run_ubctl(out, false, "-j plane show 3"));
+	snprintf(want, sizeof(want),
+		 "[{\"plane\":3,\"state\":\"down\",\"l1_switches\":%u,\"l2_switches\":%u,\"ports\":%u,\"ports_up\":%u,%s}]\n",
+		 pl.l1_switches, pl.l2_switches, pl.ports, pl.ports, zero);
+	EXPECT_STREQ(want, out);
+	ASSERT_EQ(0, run_ubctl(out, false, "plane set 3 state up"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j plane show"));
+	EXPECT_EQ(NULL, strstr(out, "\"down\""));
+}
+
+#define NOT_PERMITTED \
+	"Operation not permitted (changing the fabric needs CAP_NET_ADMIN)\n"
+
+/* Errors: a message naming the object and the reason, exit status 1. */
+TEST_F(ctl, ubctl_errors)
+{
+	char out[UBCTL_OUT];
+
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	EXPECT_EQ(1, run_ubctl(out, false, "port set npu99 plane 0 state down"));
+	EXPECT_STREQ("ubctl: npu99: no such entity\n", out);
+	EXPECT_EQ(1, run_ubctl(out, false, "port set npu0 plane 7 state down"));
+	EXPECT_STREQ("ubctl: plane 7: no such plane\n", out);
+	EXPECT_EQ(1, run_ubctl(out, false, "plane set 7 state down"));
+	EXPECT_STREQ("ubctl: plane 7: no such plane\n", out);
+	EXPECT_EQ(1, run_ubctl(out, false, "entity reset eid 40"));
+	EXPECT_STREQ("ubctl: eid 40: no such entity\n", out);
+	EXPECT_EQ(2, run_ubctl(out, false, "port set npu0 plane 0 state sideways"));
+
+	EXPECT_EQ(1, run_ubctl(out, true, "port set npu0 plane 0 state down"));
+	EXPECT_STREQ("ubctl: npu0 plane 0: " NOT_PERMITTED, out);
+	EXPECT_EQ(1, run_ubctl(out, true, "plane set 0 state down"));
+	EXPECT_STREQ("ubctl: plane 0: " NOT_PERMITTED, out);
+	EXPECT_EQ(1, run_ubctl(out, true, "entity reset npu0"));
+	EXPECT_STREQ("ubctl: npu0: " NOT_PERMITTED, out);
+	/* reading needs no capability */
+	EXPECT_EQ(0, run_ubctl(out, true, "port show npu0 plane 0"));
+	EXPECT_EQ(UBFAB_STATE_UP, port_state(self->nl, 0, 0));
+	EXPECT_EQ(-ETIMEDOUT, next_event(self->events,
+					 &(struct ubfab_nl_event){ 0 }, 100));
+}
+
+#define TOKEN		0x5eedU
+#define RW		(UBFAB_SEG_READ | UBFAB_SEG_WRITE)
+#define XFER_LEN	(3 * UBFAB_PLANE_CHUNK)
+#define WAIT_MS		20000
+
+/* npu1 with a queue and an import of a segment npu0 exports. */
+struct peers {
+	struct ubfab_dev *npu0, *npu1;
+	uint64_t seg_off, loc_off;
+	uint32_t tid;
+	struct ubfab_import imp;
+	struct ubfab_queue *q;
+};
+
+static int peers_open(struct peers *p)
+{
+	return ubfab_dev_open("npu0", &p->npu0) ?:
+	       ubfab_dev_open("npu1", &p->npu1) ?:
+	       ubfab_dev_alloc(p->npu0, XFER_LEN, &p->seg_off) ?:
+	       ubfab_dev_export(p->npu0, p->seg_off, XFER_LEN, RW, TOKEN,
+				&p->tid) ?:
+	       ubfab_dev_import(p->npu1, 0, p->tid, TOKEN, RW, &p->imp) ?:
+	       ubfab_dev_alloc(p->npu1, XFER_LEN, &p->loc_off) ?:
+	       ubfab_queue_create(p->npu1, NULL, &p->q);
+}
+
+static void peers_close(struct peers *p)
+{
+	ubfab_queue_destroy(p->q);
+	ubfab_dev_close(p->npu1);
+	ubfab_dev_close(p->npu0);
+}
+
+/* WRITE the whole segment from npu1; the completion's status, or -1. */
+static int peers_write(struct peers *p, uint32_t *bytes)
+{
+	struct ubfab_sqe *sqe = ubfab_queue_get_sqe(p->q);
+	struct ubfab_cqe *cqe;
+	int status;
+
+	if (!sqe)
+		return -1;
+	ubfab_prep_write(sqe, p->loc_off, ubfab_import_addr(&p->imp, 0),
+			 XFER_LEN);
+	ubfab_queue_submit(p->q);
+	if (ubfab_queue_wait_cqe(p->q, &cqe, WAIT_MS))
+		return -1;
+	status = cqe->status;
+	*bytes = cqe->bytes;
+	ubfab_queue_cqe_seen(p->q);
+	return status;
+}
+
+/*
+ * ubctl stats counts a queue WRITE on the planes and on both ports; with
+ * every plane set down by ubctl the WRITE fails with NO_ROUTE, which
+ * counts one error on the initiator's port and on a plane.
+ */
+TEST_F(ctl, ubctl_stats_count_a_write)
+{
+	struct ubfab_fabric_info f;
+	struct peers p = { 0 };
+	char out[UBCTL_OUT];
+	uint32_t bytes = 0, i;
+
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	ASSERT_EQ(0, ubfab_fabric_get(self->nl, &f));
+	ASSERT_EQ(0, peers_open(&p));
+
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats"));
+	EXPECT_EQ(0, json_sum(out, "tx_bytes"));
+	EXPECT_EQ(0, json_sum(out, "errors"));
+
+	ASSERT_EQ(UBFAB_CQE_OK, peers_write(&p, &bytes));
+	EXPECT_EQ(XFER_LEN, bytes);
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats plane"));
+	EXPECT_EQ(0, strncmp(out, "{\"planes\":[{\"plane\":0,", 22)) TH_LOG("%s", out);
+	EXPECT_EQ(XFER_LEN, json_sum(out, "tx_bytes"));
+	EXPECT_EQ(XFER_LEN, json_sum(out, "rx_bytes"));
+	EXPECT_EQ(3, json_sum(out, "tx_ops"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats port npu1"));
+	EXPECT_EQ(XFER_LEN, json_sum(out, "tx_bytes"));
+	EXPECT_EQ(0, json_sum(out, "rx_bytes"));
+	EXPECT_EQ(3, json_sum(out, "tx_ops"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats show port npu0"));
+	EXPECT_EQ(0, json_sum(out, "tx_bytes"));
+	EXPECT_EQ(XFER_LEN, json_sum(out, "rx_bytes"));
+	EXPECT_EQ(3, json_sum(out, "rx_ops"));
+	EXPECT_EQ(0, json_sum(out, "errors"));
+	/* the text form: one line per port of npu0 */
+	ASSERT_EQ(0, run_ubctl(out, false, "stats port npu0 plane 0"));
+	EXPECT_EQ(0, strncmp(out, "npu0 plane 0: tx_bytes 0 rx_bytes ", 34))
+		TH_LOG("%s", out);
+
+	for (i = 0; i < f.planes; i++)
+		ASSERT_EQ(0, run_ubctl(out, false, "plane set %u state down", i));
+	EXPECT_EQ(UBFAB_CQE_NO_ROUTE, peers_write(&p, &bytes));
+	EXPECT_EQ(0, bytes);
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats"));
+	EXPECT_EQ(2 * XFER_LEN, json_sum(out, "tx_bytes"));	/* planes, npu1 */
+	EXPECT_EQ(2, json_sum(out, "errors"));		/* a plane, npu1 */
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats port npu1"));
+	EXPECT_EQ(1, json_sum(out, "errors"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats port npu0"));
+	EXPECT_EQ(0, json_sum(out, "errors"));
+
+	/* one plane back is enough */
+	ASSERT_EQ(0, run_ubctl(out, false, "plane set %u state up", f.planes - 1));
+	ASSERT_EQ(0, ubfab_queue_reset(p.q));
+	EXPECT_EQ(UBFAB_CQE_OK, peers_write(&p, &bytes));
+	/* the first WRITE took planes 0 to 2, this one the last plane only */
+	ASSERT_EQ(0, run_ubctl(out, false, "-j stats plane %u", f.planes - 1));
+	EXPECT_EQ(XFER_LEN, json_sum(out, "tx_bytes")) TH_LOG("%s", out);
+	EXPECT_EQ(3, json_sum(out, "tx_ops"));
+	EXPECT_EQ(0, json_sum(out, "errors"));
+	peers_close(&p);
+}
+
+/* ubctl entity reset revokes the imports of the entity's segments. */
+TEST_F(ctl, ubctl_entity_reset)
+{
+	struct peers p = { 0 };
+	struct ubfab_nl_event nev;
+	struct ubfab_event ev;
+	char out[UBCTL_OUT];
+	uint32_t bytes = 0;
+
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	ASSERT_EQ(0, peers_open(&p));
+	ASSERT_EQ(0, run_ubctl(out, false, "seg show npu0"));
+	EXPECT_NE(NULL, strstr(out, "importers 1")) TH_LOG("%s", out);
+
+	ASSERT_EQ(0, run_ubctl(out, false, "entity reset npu0"));
+	EXPECT_STREQ("", out);
+	ASSERT_EQ(0, ubfab_dev_event_wait(p.npu1, &ev, WAIT_MS));
+	EXPECT_EQ(UBFAB_EVENT_REVOKED, ev.type);
+	EXPECT_EQ(UBFAB_REVOKE_RESET, ev.reason);
+	EXPECT_EQ(0, ev.eid);
+	EXPECT_EQ(p.tid, ev.token_id);
+	ASSERT_EQ(0, ubfab_dev_event_wait(p.npu0, &ev, WAIT_MS));
+	EXPECT_EQ(UBFAB_EVENT_RESET, ev.type);
+	EXPECT_EQ(UBFAB_CQE_REVOKED, peers_write(&p, &bytes));
+	ASSERT_EQ(0, run_ubctl(out, false, "seg show npu0"));
+	EXPECT_STREQ("", out);
+	ASSERT_EQ(0, next_event(self->events, &nev, 2000));
+	EXPECT_EQ(UBFAB_CMD_ENTITY_RESET_NTF, nev.cmd);
+	EXPECT_STREQ("npu0", nev.entity.name);
+	peers_close(&p);
+}
+
+/* Append what @fd gives within @ms to @buf (@len bytes, NUL-terminated). */
+static void read_for(int fd, char *buf, size_t len, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	size_t n = strlen(buf);
+	ssize_t r;
+
+	while (n + 1 < len && poll(&pfd, 1, ms) > 0) {
+		r = read(fd, buf + n, len - 1 - n);
+		if (r <= 0)
+			break;
+		n += r;
+		buf[n] = '\0';
+	}
+}
+
+/* The lines of @in that do not contain @skip, into @out. */
+static void drop_lines(const char *in, const char *skip, char *out)
+{
+	const char *end;
+
+	*out = '\0';
+	for (; *in; in = end + 1) {
+		end = strchrnul(in, '\n');
+		if (!memmem(in, end - in, skip, strlen(skip)))
+			strncat(out, in, end - in + 1);
+		if (!*end)
+			break;
+	}
+}
+
+/*
+ * Run "ubctl [-j] monitor" with its output in a pipe; toggle npu0's port
+ * into plane 0 until it reports that (it has subscribed by then); make
+ * four changes with ubctl; check that it printed @want for them, in
+ * order, after the toggles; end it with @sig; it exits 0.
+ */
+static void check_monitor(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(ctl) *self, bool json, int sig,
+			  const char *toggle, const char *want)
+{
+	static char buf[UBCTL_OUT], got[UBCTL_OUT];
+	char out[UBCTL_OUT];
+	int fds[2], status, i;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* gone with the test, even one that fails half-way */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		if (json)
+			execlp("ubctl", "ubctl", "-j", "monitor", (char *)NULL);
+		else
+			execlp("ubctl", "ubctl", "monitor", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	buf[0] = '\0';
+	for (i = 0; i < 100 && !strstr(buf, toggle); i++) {
+		ASSERT_EQ(0, ubfab_port_set_state(self->nl, 0, 0,
+						  UBFAB_STATE_DOWN));
+		ASSERT_EQ(0, ubfab_port_set_state(self->nl, 0, 0,
+						  UBFAB_STATE_UP));
+		read_for(fds[0], buf, sizeof(buf), 100);
+	}
+	ASSERT_NE(NULL, strstr(buf, toggle)) TH_LOG("monitor printed: %s", buf);
+
+	ASSERT_EQ(0, run_ubctl(out, false, "port set npu3 plane 2 state down"));
+	ASSERT_EQ(0, run_ubctl(out, false, "plane set 1 state down"));
+	ASSERT_EQ(0, run_ubctl(out, false, "entity reset cpu0"));
+	ASSERT_EQ(0, run_ubctl(out, false, "plane set 1 state up"));
+	for (i = 0; i < 100; i++) {
+		drop_lines(buf, toggle, got);
+		if (!strcmp(got, want))
+			break;
+		read_for(fds[0], buf, sizeof(buf), 100);
+	}
+	EXPECT_STREQ(want, got);
+
+	ASSERT_EQ(0, kill(pid, sig));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	close(fds[0]);
+}
+
+TEST_F(ctl, ubctl_monitor)
+{
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	check_monitor(_metadata, self, false, SIGINT, "npu0 plane 0",
+		      "port npu3 plane 2: state down\n"
+		      "plane 1: state down\n"
+		      "entity cpu0: reset\n"
+		      "plane 1: state up\n");
+}
+
+TEST_F(ctl, ubctl_monitor_json)
+{
+	struct ubfab_entity_info e;
+	char want[512];
+
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	ASSERT_EQ(0, ubfab_entity_get_by_name(self->nl, "cpu0", &e));
+	snprintf(want, sizeof(want),
+		 "{\"event\":\"port_state\",\"entity\":\"npu3\",\"eid\":3,\"plane\":2,\"state\":\"down\"}\n"
+		 "{\"event\":\"plane_state\",\"plane\":1,\"state\":\"down\"}\n"
+		 "{\"event\":\"entity_reset\",\"entity\":\"cpu0\",\"eid\":%u}\n"
+		 "{\"event\":\"plane_state\",\"plane\":1,\"state\":\"up\"}\n",
+		 e.eid);
+	check_monitor(_metadata, self, true, SIGTERM,
+		      "\"entity\":\"npu0\",\"eid\":0,\"plane\":0,", want);
 }
 
 TEST_HARNESS_MAIN

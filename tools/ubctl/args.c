@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ubctl argument helpers: matching object and command names by prefix,
- * numbers, leftover arguments, and the growable array the commands
- * collect dump results in.
+ * numbers, states, leftover arguments, and the growable array the
+ * commands collect dump results in.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -52,6 +52,21 @@ int ubctl_parse_u32(const char *keyword, const char *arg, uint32_t *v)
 	if (*arg < '0' || *arg > '9' || *end || errno || n > UINT32_MAX)
 		return ubctl_usage_error("invalid %s \"%s\"", keyword, arg);
 	*v = n;
+	return UBCTL_EXIT_OK;
+}
+
+int ubctl_parse_state(const char *arg, uint32_t *state)
+{
+	static const char *const names[] = { "up", "down" };
+	static const uint32_t states[] = { UBFAB_STATE_UP, UBFAB_STATE_DOWN };
+	int i;
+
+	if (!arg)
+		return ubctl_usage_error("missing STATE (up or down) after \"state\"");
+	i = ubctl_match(arg, names, ARRAY_SIZE(names), "state");
+	if (i < 0)
+		return UBCTL_EXIT_USAGE;
+	*state = states[i];
 	return UBCTL_EXIT_OK;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ubctl entities: the ENTITY argument and its lookup, loading all
- * entities or the one a command names, and "ubctl entity show [ENTITY]".
+ * entities or the one a command names, "ubctl entity show [ENTITY]" and
+ * "ubctl entity reset ENTITY".
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -179,4 +180,23 @@ int entity_show(struct ubctl *u, int argc, char **argv)
 		ubctl_print_list(u, NULL, &v, entity_print, NULL);
 	ubctl_vec_free(&v);
 	return code;
+}
+
+int entity_reset(struct ubctl *u, int argc, char **argv)
+{
+	struct ubctl_entity_spec spec;
+	struct ubfab_entity_info e;
+	int code, err;
+
+	if (!argc)
+		return ubctl_usage_error("missing ENTITY");
+	code = ubctl_entity_parse(&argc, &argv, &spec);
+	if (!code)
+		code = ubctl_no_more_args(argc, argv);
+	if (!code)
+		code = ubctl_entity_lookup(u, &spec, &e);
+	if (code)
+		return code;
+	err = ubfab_entity_reset(u->nl, e.eid);
+	return err ? ubctl_nl_error(u, err, e.name) : UBCTL_EXIT_OK;
 }

@@ -79,3 +79,12 @@ void ubctl_print_stats(struct ubctl *u, const struct ubfab_stats *s)
 	if (u->json)
 		json_object_end(&u->js);
 }
+
+void ubctl_print_stats_end(struct ubctl *u, const struct ubfab_stats *s)
+{
+	ubctl_print_stats(u, s);
+	if (u->json)
+		json_object_end(&u->js);
+	else
+		putchar('\n');
+}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ubctl planes: looking planes up, loading them, and
- * "ubctl plane show [N]".
+ * ubctl planes: looking planes up, loading and selecting them,
+ * "ubctl plane show [N]" and "ubctl plane set N state STATE".
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -55,38 +55,69 @@ static void plane_print(struct ubctl *u, const void *item, const void *ctx)
 		json_uint(&u->js, "l2_switches", p->l2_switches);
 		json_uint(&u->js, "ports", p->ports);
 		json_uint(&u->js, "ports_up", p->ports_up);
-		ubctl_print_stats(u, &p->stats);
-		json_object_end(&u->js);
-		return;
+	} else {
+		printf("plane %" PRIu32 ": state %s l1_switches %" PRIu32
+		       " l2_switches %" PRIu32 " ports_up %" PRIu32 "/%" PRIu32,
+		       p->id, state, p->l1_switches, p->l2_switches,
+		       p->ports_up, p->ports);
 	}
-	printf("plane %" PRIu32 ": state %s l1_switches %" PRIu32
-	       " l2_switches %" PRIu32 " ports_up %" PRIu32 "/%" PRIu32,
-	       p->id, state, p->l1_switches, p->l2_switches, p->ports_up,
-	       p->ports);
-	ubctl_print_stats(u, &p->stats);
-	putchar('\n');
+	ubctl_print_stats_end(u, &p->stats);
+}
+
+int ubctl_plane_select(struct ubctl *u, int argc, char **argv,
+		       struct ubctl_vec *v)
+{
+	struct ubfab_plane_info p;
+	uint32_t id;
+	int code;
+
+	if (!argc)
+		return ubctl_plane_load(u, v);
+	code = ubctl_parse_u32("plane number", argv[0], &id);
+	if (!code)
+		code = ubctl_no_more_args(argc - 1, argv + 1);
+	if (!code)
+		code = ubctl_plane_lookup(u, id, &p);
+	if (!code && ubctl_vec_push(v, &p))
+		code = ubctl_error("out of memory");
+	return code;
 }
 
 int plane_show(struct ubctl *u, int argc, char **argv)
 {
 	struct ubctl_vec v = { .size = sizeof(struct ubfab_plane_info) };
-	struct ubfab_plane_info p;
-	uint32_t id;
-	int code;
+	int code = ubctl_plane_select(u, argc, argv, &v);
 
-	if (!argc) {
-		code = ubctl_plane_load(u, &v);
-	} else {
-		code = ubctl_parse_u32("plane number", argv[0], &id);
-		if (!code)
-			code = ubctl_no_more_args(argc - 1, argv + 1);
-		if (!code)
-			code = ubctl_plane_lookup(u, id, &p);
-		if (!code && ubctl_vec_push(&v, &p))
-			code = ubctl_error("out of memory");
-	}
 	if (!code)
 		ubctl_print_list(u, NULL, &v, plane_print, NULL);
 	ubctl_vec_free(&v);
 	return code;
+}
+
+int plane_set(struct ubctl *u, int argc, char **argv)
+{
+	static const char *const keywords[] = { "state" };
+	struct ubfab_plane_info p;
+	uint32_t id, state;
+	char label[32];
+	int code, err;
+
+	if (!argc)
+		return ubctl_usage_error("missing plane number");
+	code = ubctl_parse_u32("plane number", argv[0], &id);
+	if (!code && argc < 2)
+		code = ubctl_usage_error("missing \"state STATE\"");
+	if (!code && ubctl_match(argv[1], keywords, 1, "keyword") < 0)
+		code = UBCTL_EXIT_USAGE;
+	if (!code)
+		code = ubctl_parse_state(argc > 2 ? argv[2] : NULL, &state);
+	if (!code)
+		code = ubctl_no_more_args(argc - 3, argv + 3);
+	if (!code)
+		code = ubctl_plane_lookup(u, id, &p);
+	if (code)
+		return code;
+	snprintf(label, sizeof(label), "plane %" PRIu32, id);
+	err = ubfab_plane_set_state(u->nl, id, state);
+	return err ? ubctl_nl_error(u, err, label) : UBCTL_EXIT_OK;
 }

@@ -14,17 +14,59 @@
 #include "ubctl.h"
 
 /**
+ * struct command - a command of an object
+ * @name: its name; NULL for an object whose only command has none
+ * @run: runs it on the arguments after its name; returns an exit code
+ */
+struct command {
+	const char *name;
+	int (*run)(struct ubctl *u, int argc, char **argv);
+};
+
+/* The commands of each object, the first being the default, then { }. */
+static const struct command topo_commands[] = {
+	{ "show", topo_show }, { "list", topo_show }, { },
+};
+
+static const struct command entity_commands[] = {
+	{ "show", entity_show }, { "list", entity_show },
+	{ "reset", entity_reset }, { },
+};
+
+static const struct command port_commands[] = {
+	{ "show", port_show }, { "list", port_show }, { "set", port_set }, { },
+};
+
+static const struct command plane_commands[] = {
+	{ "show", plane_show }, { "list", plane_show }, { "set", plane_set },
+	{ },
+};
+
+static const struct command seg_commands[] = {
+	{ "show", seg_show }, { "list", seg_show }, { },
+};
+
+static const struct command stats_commands[] = {
+	{ "show", stats_show }, { "list", stats_show },
+	{ "plane", stats_plane }, { "port", stats_port }, { },
+};
+
+static const struct command monitor_commands[] = {
+	{ NULL, monitor_run }, { },
+};
+
+/**
  * struct object - an object of the command line
  * @name: its name
  * @syntax: its commands, one "ubctl OBJECT ..." line each
- * @help: what they show
- * @show: runs the "show" command
+ * @help: what they do
+ * @commands: its commands
  */
 struct object {
 	const char *name;
 	const char *syntax;
 	const char *help;
-	int (*show)(struct ubctl *u, int argc, char **argv);
+	const struct command *commands;
 };
 
 static const struct object objects[] = {
@@ -37,29 +79,40 @@ static const struct object objects[] = {
 			"ports, module setup time) and one line per node. With ENTITY:\n"
 			"the entity's EID, kind, node, chip/die or socket, memory,\n"
 			"refused imports of its segments and ports with their states.\n",
-		.show = topo_show,
+		.commands = topo_commands,
 	},
 	{
 		.name = "entity",
-		.syntax = "ubctl entity show [ENTITY]\n",
-		.help = "One line per entity (NPU die or CPU), or for ENTITY only; with\n"
-			"auth_failures, the refused imports of its segments (where\n"
-			"the module reports them).\n",
-		.show = entity_show,
+		.syntax = "ubctl entity show [ENTITY]\n"
+			  "ubctl entity reset ENTITY\n",
+		.help = "show: one line per entity (NPU die or CPU), or for ENTITY only;\n"
+			"with auth_failures, the refused imports of its segments (where\n"
+			"the module reports them).\n"
+			"reset: free all the entity's memory and revoke its segments, as\n"
+			"if it had been restarted; its importers lose their imports.\n",
+		.commands = entity_commands,
 	},
 	{
 		.name = "port",
-		.syntax = "ubctl port show [ENTITY] [plane N]\n",
-		.help = "One line per UB port (one per entity per plane): entity,\n"
-			"plane, state and counters; only those of ENTITY and/or plane N.\n",
-		.show = port_show,
+		.syntax = "ubctl port show [ENTITY] [plane N]\n"
+			  "ubctl port set ENTITY plane N state STATE\n",
+		.help = "show: one line per UB port (one per entity per plane): entity,\n"
+			"plane, state and counters; only those of ENTITY and/or plane N.\n"
+			"set: bring the port of ENTITY into plane N up or down. A port\n"
+			"that is down carries no transfer; transfers take the other\n"
+			"planes.\n",
+		.commands = port_commands,
 	},
 	{
 		.name = "plane",
-		.syntax = "ubctl plane show [N]\n",
-		.help = "One line per switching plane, or plane N only: state, L1 and\n"
-			"L2 switches, ports up/total and counters.\n",
-		.show = plane_show,
+		.syntax = "ubctl plane show [N]\n"
+			  "ubctl plane set N state STATE\n",
+		.help = "show: one line per switching plane, or plane N only: state, L1\n"
+			"and L2 switches, ports up/total and counters.\n"
+			"set: bring plane N up or down. A plane that is down carries no\n"
+			"transfer, whatever its ports' states, which it leaves as they\n"
+			"are; with every plane down, transfers fail (NO_ROUTE).\n",
+		.commands = plane_commands,
 	},
 	{
 		.name = "seg",
@@ -68,7 +121,30 @@ static const struct object objects[] = {
 			"token id, offset and length in the owner's memory, rights\n"
 			"(r read, w write, a atomic), live imports and the exporting\n"
 			"process. Token values are never shown.\n",
-		.show = seg_show,
+		.commands = seg_commands,
+	},
+	{
+		.name = "stats",
+		.syntax = "ubctl stats [show]\n"
+			  "ubctl stats [show] plane [N]\n"
+			  "ubctl stats [show] port [ENTITY] [plane N]\n",
+		.help = "The traffic counters (tx_bytes, rx_bytes, tx_ops, rx_ops,\n"
+			"errors) of every plane and then every port, or of the planes\n"
+			"only (plane N only), or of the ports only (those of ENTITY\n"
+			"and/or plane N only). A plane counts each chunk of a transfer\n"
+			"that crosses it as tx and rx; a port counts what its entity\n"
+			"sent (tx) and received (rx) through it; a failed transfer\n"
+			"counts one error on the initiator's port and on its plane.\n",
+		.commands = stats_commands,
+	},
+	{
+		.name = "monitor",
+		.syntax = "ubctl monitor\n",
+		.help = "Print each change of the fabric as it happens, one line (or,\n"
+			"with -j, one JSON object) each: a port or a plane set up or\n"
+			"down, an entity reset. Runs until interrupted (SIGINT or\n"
+			"SIGTERM), then exits 0.\n",
+		.commands = monitor_commands,
 	},
 };
 
@@ -78,13 +154,15 @@ static const char usage_head[] =
 
 static const char help_intro[] =
 "\n"
-"Show the UB (Unified Bus) fabric emulated by the ubfab kernel module: a\n"
-"supernode of nodes holding NPU chips (each of one or more dies) and CPUs.\n"
-"Every NPU die and CPU is an entity with an EID and a device /dev/ubfab/NAME,\n"
-"and has one UB port into each of the independent switching planes. A plane\n"
-"has one L1 switch per node and a tier of L2 switches joining the nodes.\n"
-"Processes acting as an entity export ranges of its memory as segments,\n"
-"guarded by a token, that processes acting as any entity import and map.\n"
+"Show and change the UB (Unified Bus) fabric emulated by the ubfab kernel\n"
+"module: a supernode of nodes holding NPU chips (each of one or more dies)\n"
+"and CPUs. Every NPU die and CPU is an entity with an EID and a device\n"
+"/dev/ubfab/NAME, and has one UB port into each of the independent\n"
+"switching planes. A plane has one L1 switch per node and a tier of L2\n"
+"switches joining the nodes. Processes acting as an entity export ranges\n"
+"of its memory as segments, guarded by a token, that processes acting as\n"
+"any entity import and map. The set and reset commands inject faults and\n"
+"need CAP_NET_ADMIN; \"ubctl monitor\" prints each change as it happens.\n"
 "\n"
 "OBJECTS AND COMMANDS\n";
 
@@ -92,19 +170,22 @@ static const char help_tail[] =
 "ARGUMENTS\n"
 "  ENTITY   an entity name (npu3, cpu0) or \"eid N\"\n"
 "  N        a plane number\n"
+"  STATE    up or down\n"
 "  Objects and commands may be shortened to any unambiguous prefix\n"
 "  (\"ubctl pl sh\"); \"list\" is a synonym of \"show\", which is the default.\n"
 "\n"
 "OPTIONS\n"
 "  -j, --json      print JSON: an array of objects for lists, one object\n"
-"                  for the topo summary or an entity's detail\n"
+"                  for the topo summary, an entity's detail and stats,\n"
+"                  one object per line for each event of monitor\n"
 "  -p, --pretty    print indented JSON (implies --json)\n"
 "  -V, --version   print the version and exit\n"
 "  -h, --help      print this help and exit\n"
 "\n"
 "EXIT STATUS\n"
 "  0  success\n"
-"  1  runtime error: module not loaded, no such entity/port/plane, netlink\n"
+"  1  runtime error: module not loaded, no such entity/port/plane,\n"
+"     operation not permitted (set and reset need CAP_NET_ADMIN), netlink\n"
 "  2  usage error: unknown object, command or option, missing argument\n"
 "\n"
 "EXAMPLES\n"
@@ -113,7 +194,13 @@ static const char help_tail[] =
 "  ubctl -p entity show eid 0     an entity as indented JSON\n"
 "  ubctl port show cpu0 plane 6   one port and its counters\n"
 "  ubctl pl sh                    all planes\n"
-"  ubctl seg show npu0            the segments npu0 exports\n";
+"  ubctl seg show npu0            the segments npu0 exports\n"
+"  ubctl port set npu3 plane 2 state down\n"
+"                                 cut npu3 off plane 2\n"
+"  ubctl plane set 0 state up     bring plane 0 back\n"
+"  ubctl entity reset cpu0        free cpu0's memory, revoke its segments\n"
+"  ubctl -j stats show port npu3  npu3's counters per plane as JSON\n"
+"  ubctl -j monitor               the changes, one JSON object per line\n";
 
 /* Print @text (lines ending in newlines) with each line indented. */
 static void print_indented(const char *text, int indent)
@@ -146,8 +233,8 @@ static void print_object_help(const struct object *o)
 	print_indented(o->syntax, 2);
 	putchar('\n');
 	print_indented(o->help, 2);
-	fputs("\nENTITY is an entity name (npu3, cpu0) or \"eid N\"; see ubctl --help.\n",
-	      stdout);
+	fputs("\nENTITY is an entity name (npu3, cpu0) or \"eid N\", N a plane number,\n"
+	      "STATE up or down; see ubctl --help.\n", stdout);
 }
 
 int ubctl_report(int code, const char *fmt, ...)
@@ -168,6 +255,9 @@ int ubctl_nl_error(const struct ubctl *u, int err, const char *what)
 {
 	const char *msg = ubfab_nl_errmsg(u->nl);
 
+	/* the kernel refuses GENL_ADMIN_PERM commands without a message */
+	if (!*msg && err == -EPERM)
+		msg = "changing the fabric needs CAP_NET_ADMIN";
 	if (*msg)
 		return ubctl_error("%s: %s (%s)", what, strerror(-err), msg);
 	return ubctl_error("%s: %s", what, strerror(-err));
@@ -185,26 +275,34 @@ int ubctl_open(struct ubctl *u)
 	return UBCTL_EXIT_OK;
 }
 
-/* Run "OBJECT [COMMAND [ARGS]]"; argv[0] is the object's name. */
+/*
+ * Run "OBJECT [COMMAND [ARGS]]"; argv[0] is the object's name. Without a
+ * command, the object's first command runs; an object whose command has
+ * no name takes no command but "help".
+ */
 static int run_object(struct ubctl *u, const struct object *o, int argc,
 		      char **argv)
 {
-	static const char *const commands[] = { "show", "list", "help" };
+	const char *names[8];	/* the most commands of an object, and help */
+	size_t i, n = 0;
 	int cmd = 0;
 
+	for (i = 0; o->commands[i].run; i++)
+		if (o->commands[i].name)
+			names[n++] = o->commands[i].name;
+	names[n] = "help";
 	if (argc > 1) {
-		cmd = ubctl_match(argv[1], commands, ARRAY_SIZE(commands),
-				  "command");
+		cmd = ubctl_match(argv[1], names, n + 1, "command");
 		if (cmd < 0)
 			return UBCTL_EXIT_USAGE;
+		if ((size_t)cmd == n) {
+			print_object_help(o);
+			return ubctl_no_more_args(argc - 2, argv + 2);
+		}
 		argc--;
 		argv++;
 	}
-	if (!strcmp(commands[cmd], "help")) {
-		print_object_help(o);
-		return ubctl_no_more_args(argc - 1, argv + 1);
-	}
-	return o->show(u, argc - 1, argv + 1);
+	return o->commands[cmd].run(u, argc - 1, argv + 1);
 }
 
 static int run(struct ubctl *u, int argc, char **argv)

@@ -15,7 +15,7 @@
 
 #include "json.h"
 
-#define UBCTL_VERSION	"1.1.0"
+#define UBCTL_VERSION	"1.2.0"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -40,14 +40,21 @@ struct ubctl {
 };
 
 /*
- * The "show" command of each object. argv holds the arguments after the
+ * The commands of each object. argv holds the arguments after the
  * command; each returns an exit code.
  */
 int topo_show(struct ubctl *u, int argc, char **argv);
 int entity_show(struct ubctl *u, int argc, char **argv);
+int entity_reset(struct ubctl *u, int argc, char **argv);
 int port_show(struct ubctl *u, int argc, char **argv);
+int port_set(struct ubctl *u, int argc, char **argv);
 int plane_show(struct ubctl *u, int argc, char **argv);
+int plane_set(struct ubctl *u, int argc, char **argv);
 int seg_show(struct ubctl *u, int argc, char **argv);
+int stats_show(struct ubctl *u, int argc, char **argv);
+int stats_plane(struct ubctl *u, int argc, char **argv);
+int stats_port(struct ubctl *u, int argc, char **argv);
+int monitor_run(struct ubctl *u, int argc, char **argv);
 
 /*
  * Errors (ubctl.c): print "ubctl: MESSAGE" to stderr, with a hint to
@@ -57,7 +64,10 @@ int ubctl_report(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 #define ubctl_usage_error(...)	ubctl_report(UBCTL_EXIT_USAGE, __VA_ARGS__)
 #define ubctl_error(...)	ubctl_report(UBCTL_EXIT_FAIL, __VA_ARGS__)
-/* A failed library call: "@what: strerror (kernel's extack message)". */
+/*
+ * A failed library call: "@what: strerror (kernel's extack message)"; for
+ * -EPERM without a message, says that CAP_NET_ADMIN is needed.
+ */
 int ubctl_nl_error(const struct ubctl *u, int err, const char *what);
 
 /* Open the session unless open; says so if the module is not loaded. */
@@ -74,6 +84,11 @@ int ubctl_match(const char *arg, const char *const *names, size_t n,
 		const char *what);
 /* Parse "@keyword N"; returns 0 or UBCTL_EXIT_USAGE after a message. */
 int ubctl_parse_u32(const char *keyword, const char *arg, uint32_t *v);
+/*
+ * Parse "state STATE" (@arg may be NULL: missing) into @state, an enum
+ * ubfab_state; returns 0 or UBCTL_EXIT_USAGE after a message.
+ */
+int ubctl_parse_state(const char *arg, uint32_t *state);
 /* Complain about the first of @argc leftover arguments, if any. */
 int ubctl_no_more_args(int argc, char **argv);
 
@@ -143,13 +158,33 @@ void ubctl_entity_json(struct ubctl *u, const struct ubfab_entity_info *e);
  * port's owner; NULL in an entity's detail, where ports are indented.
  */
 void ubctl_port_print(struct ubctl *u, const void *port, const void *ents);
+/*
+ * Begin a port's item: open its JSON object with entity, eid and plane,
+ * or print "NAME plane N:" (indented without @ents, as in
+ * ubctl_port_print()). ubctl_print_stats_end() ends it.
+ */
+void ubctl_port_begin(struct ubctl *u, const struct ubfab_port_info *p,
+		      const struct ubctl_vec *ents);
 /* Load the ports of @eid (or UBFAB_EID_ANY) into @v. Exit code. */
 int ubctl_port_load(struct ubctl *u, uint32_t eid, struct ubctl_vec *v);
+/*
+ * Load the ports that "[ENTITY] [plane N]", a command's only arguments,
+ * select into @ports, and into @ents the entity named or all entities.
+ * Exit code.
+ */
+int ubctl_port_select(struct ubctl *u, int argc, char **argv,
+		      struct ubctl_vec *ents, struct ubctl_vec *ports);
 /* Look plane @id up; exit code, "plane N: no such plane" if absent. */
 int ubctl_plane_lookup(struct ubctl *u, uint32_t id,
 		       struct ubfab_plane_info *p);
 /* Load all planes into @v (struct ubfab_plane_info). Exit code. */
 int ubctl_plane_load(struct ubctl *u, struct ubctl_vec *v);
+/*
+ * Load plane N, or all planes if @argc is 0, into @v; "[N]" are the
+ * command's only arguments. Exit code.
+ */
+int ubctl_plane_select(struct ubctl *u, int argc, char **argv,
+		       struct ubctl_vec *v);
 
 /* Output (fmt.c) */
 
@@ -169,5 +204,7 @@ void ubctl_print_list(struct ubctl *u, const char *key,
 		      const void *ctx);
 /* The counters: text " tx_bytes N ..." or a JSON "stats" object. */
 void ubctl_print_stats(struct ubctl *u, const struct ubfab_stats *s);
+/* The counters, then the end of the item: its JSON object or its line. */
+void ubctl_print_stats_end(struct ubctl *u, const struct ubfab_stats *s);
 
 #endif /* UBCTL_H */

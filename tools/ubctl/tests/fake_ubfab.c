@@ -8,13 +8,23 @@
  * extended-ack message, to exercise ubctl's error paths. The small fabric
  * has three segments (two of npu0, one of cpu1) and npu5 two refused
  * imports; cm384 plays an older module, which reports neither auth
- * failures nor segments.
+ * failures nor segments nor events.
+ *
+ * The set and reset calls change nothing: they check their arguments as
+ * the kernel does, fail with -EPERM (no extack message) when
+ * UBFAB_FAKE_EPERM is set, and append a line per call ("port_set EID
+ * PLANE STATE", "plane_set ID STATE", "reset EID") to the file
+ * UBFAB_FAKE_LOG names. A subscribed session has a pipe for its socket,
+ * holding one byte per event of a fixed script: npu5's port into plane 3
+ * down, events lost (-ENOBUFS), plane 2 down, cpu1 reset, the port of
+ * an unknown EID 99 into plane 0 up; then no event comes again.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "libubfab.h"
 
@@ -53,6 +63,8 @@ static const struct ubfab_seg_info segs[] = {
 struct ubfab_nl {
 	const struct ubfab_fabric_info *f;
 	char errmsg[64];
+	int events[2];		/* the pipe of a subscribed session, or -1 */
+	unsigned int next;	/* the next event of the script */
 };
 
 static bool old_module(const struct ubfab_nl *nl)
@@ -73,6 +85,8 @@ int ubfab_nl_open(struct ubfab_nl **nlp)
 			if (!*nlp)
 				return -ENOMEM;
 			(*nlp)->f = &shapes[i];
+			(*nlp)->events[0] = -1;
+			(*nlp)->events[1] = -1;
 			return 0;
 		}
 	}
@@ -81,6 +95,12 @@ int ubfab_nl_open(struct ubfab_nl **nlp)
 
 void ubfab_nl_close(struct ubfab_nl *nl)
 {
+	if (!nl)
+		return;
+	if (nl->events[0] >= 0) {
+		close(nl->events[0]);
+		close(nl->events[1]);
+	}
 	free(nl);
 }
 
@@ -264,4 +284,99 @@ int ubfab_seg_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_seg_cb cb,
 			return ret;
 	}
 	return 0;
+}
+
+/* Log a call to $UBFAB_FAKE_LOG; -EPERM if $UBFAB_FAKE_EPERM is set. */
+static int admin_call(const char *fmt, uint32_t a, uint32_t b, uint32_t c)
+{
+	const char *path = getenv("UBFAB_FAKE_LOG");
+	FILE *f;
+
+	if (getenv("UBFAB_FAKE_EPERM"))
+		return -EPERM;
+	if (!path)
+		return 0;
+	f = fopen(path, "a");
+	if (!f)
+		return -errno;
+	fprintf(f, fmt, a, b, c);
+	return fclose(f) ? -errno : 0;
+}
+
+int ubfab_port_set_state(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+			 uint32_t state)
+{
+	if (eid >= entities(nl) || plane >= nl->f->planes)
+		return -ENODEV;
+	if (state != UBFAB_STATE_UP && state != UBFAB_STATE_DOWN)
+		return -EINVAL;
+	return admin_call("port_set %u %u %u\n", eid, plane, state);
+}
+
+int ubfab_plane_set_state(struct ubfab_nl *nl, uint32_t id, uint32_t state)
+{
+	if (id >= nl->f->planes)
+		return -ENODEV;
+	if (state != UBFAB_STATE_UP && state != UBFAB_STATE_DOWN)
+		return -EINVAL;
+	return admin_call("plane_set %u %u\n", id, state, 0);
+}
+
+int ubfab_entity_reset(struct ubfab_nl *nl, uint32_t eid)
+{
+	if (eid >= entities(nl))
+		return -ENODEV;
+	return admin_call("reset %u\n", eid, 0, 0);
+}
+
+/* The events of a subscribed session: an event, or an error to return. */
+static const struct {
+	int err;
+	struct ubfab_nl_event ev;
+} script[] = {
+	{ .ev = { .cmd = UBFAB_CMD_PORT_NTF,
+		  .port = { .eid = 5, .plane = 3, .state = UBFAB_STATE_DOWN } } },
+	{ .err = -ENOBUFS },
+	{ .ev = { .cmd = UBFAB_CMD_PLANE_NTF,
+		  .plane = { .id = 2, .state = UBFAB_STATE_DOWN, .ports = 40,
+			     .ports_up = 39 } } },
+	{ .ev = { .cmd = UBFAB_CMD_ENTITY_RESET_NTF,
+		  .entity = { .eid = 33, .name = "cpu1",
+			      .kind = UBFAB_ENTITY_CPU } } },
+	{ .ev = { .cmd = UBFAB_CMD_PORT_NTF,
+		  .port = { .eid = 99, .plane = 0, .state = UBFAB_STATE_UP } } },
+};
+
+int ubfab_nl_subscribe(struct ubfab_nl *nl)
+{
+	static const char bytes[ARRAY_SIZE(script)];
+
+	if (old_module(nl))
+		return -EOPNOTSUPP;
+	if (nl->events[0] >= 0)
+		return 0;
+	if (pipe(nl->events))
+		return -errno;
+	if (write(nl->events[1], bytes, sizeof(bytes)) != sizeof(bytes))
+		return -EIO;
+	return 0;
+}
+
+int ubfab_nl_fd(const struct ubfab_nl *nl)
+{
+	return nl->events[0];
+}
+
+int ubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
+{
+	ssize_t n;
+	char byte;
+
+	n = read(nl->events[0], &byte, 1);
+	if (n < 0)
+		return -errno;
+	if (!n)
+		return -EIO;
+	*ev = script[nl->next].ev;
+	return script[nl->next++].err;
 }

@@ -4,7 +4,8 @@
 # Host-side checks of ubctl and libubfab, for a machine where ubfab.ko is
 # not loaded: the command line (help, usage errors, exit codes), the
 # "module not loaded" path through the real library, ubctl's output in
-# text and JSON against a stand-in libubfab with a made-up fabric, the
+# text and JSON against a stand-in libubfab with a made-up fabric (and
+# what the set, reset and monitor commands ask of it and print), the
 # JSON writer, the library's reply handling and queue API against fake
 # kernels, and its install, exported symbols and pkg-config file. Prints
 # KTAP; exits nonzero if a check failed.
@@ -79,10 +80,11 @@ expect_out() {
 run "$ubctl" --help
 if [ "$rc" -eq 0 ] && grep -q "ubctl topo" "$tmp/out" &&
    grep -q "ubctl entity" "$tmp/out" && grep -q "ubctl port" "$tmp/out" &&
-   grep -q "ubctl plane" "$tmp/out" && grep -q "ubctl seg" "$tmp/out"; then
-	ok "--help exits 0 and describes topo, entity, port, plane and seg"
+   grep -q "ubctl plane" "$tmp/out" && grep -q "ubctl seg" "$tmp/out" &&
+   grep -q "ubctl stats" "$tmp/out" && grep -q "ubctl monitor" "$tmp/out"; then
+	ok "--help exits 0 and describes every object"
 else
-	not_ok "--help exits 0 and describes topo, entity, port, plane and seg" \
+	not_ok "--help exits 0 and describes every object" \
 		"exit $rc" "stderr: $(head -c 300 "$tmp/err")"
 fi
 expect_out "help is the same as --help" "OBJECTS AND COMMANDS" "$ubctl" help
@@ -105,6 +107,51 @@ expect 2 'missing number after "plane"' "missing argument exits 2" \
 expect 2 'invalid eid "x"' "bad number exits 2" "$ubctl" topo show eid x
 expect 2 'unexpected argument "more"' "extra argument exits 2" \
 	"$ubctl" plane show 1 more
+expect_out "port help shows set" \
+	"ubctl port set ENTITY plane N state STATE" "$ubctl" port help
+expect_out "plane help shows set" "ubctl plane set N state STATE" \
+	"$ubctl" plane help
+expect_out "entity help shows reset" "ubctl entity reset ENTITY" \
+	"$ubctl" entity help
+expect_out "stats help shows its selections" \
+	"ubctl stats [show] port [ENTITY] [plane N]" "$ubctl" stats help
+expect_out "monitor help says how it ends" "SIGTERM), then exits 0" \
+	"$ubctl" monitor h
+# usage errors: before the module is looked for (it is not loaded here)
+expect 2 "missing ENTITY" "port set without ENTITY exits 2" "$ubctl" port set
+expect 2 'missing "plane N"' "port set without plane exits 2" \
+	"$ubctl" port set npu3 state down
+expect 2 'missing "state STATE"' "port set without state exits 2" \
+	"$ubctl" port set npu3 plane 1
+expect 2 'missing STATE (up or down) after "state"' \
+	"port set with state last and no value exits 2" \
+	"$ubctl" port set npu3 plane 1 state
+expect 2 'unknown state "sideways"' "port set with a bad state exits 2" \
+	"$ubctl" port set npu3 plane 1 state sideways
+expect 2 '"plane" given twice' "port set with plane twice exits 2" \
+	"$ubctl" port set npu3 plane 1 state up plane 2
+expect 2 'unknown keyword "speed"' "port set with an unknown keyword exits 2" \
+	"$ubctl" port set npu3 speed 1
+expect 2 'invalid plane "x"' "port set with a bad plane exits 2" \
+	"$ubctl" port set npu3 plane x state up
+expect 2 "missing plane number" "plane set without N exits 2" \
+	"$ubctl" plane set
+expect 2 'missing "state STATE"' "plane set without state exits 2" \
+	"$ubctl" plane set 1
+expect 2 'unexpected argument "now"' "plane set with more exits 2" \
+	"$ubctl" plane set 1 state up now
+expect 2 "missing ENTITY" "entity reset without ENTITY exits 2" \
+	"$ubctl" entity reset
+expect 2 'unexpected argument "npu1"' "entity reset of two exits 2" \
+	"$ubctl" entity reset npu0 npu1
+expect 2 'ambiguous command "p" (plane, port)' "stats p is ambiguous" \
+	"$ubctl" stats p
+expect 2 'unknown object "bogus"' "stats show with a bad object exits 2" \
+	"$ubctl" stats show bogus
+expect 2 'unexpected argument "9"' "stats plane with two numbers exits 2" \
+	"$ubctl" stats plane 1 9
+expect 2 'unknown command "link"' "monitor takes no arguments" \
+	"$ubctl" monitor link
 
 # The real library, without the module
 
@@ -119,6 +166,9 @@ else
 fi
 expect 1 "$notloaded" "usage is checked before the module" \
 	"$ubctl" entity show npu0
+expect 1 "$notloaded" "port set without the module exits 1" \
+	"$ubctl" port set npu0 plane 0 state down
+expect 1 "$notloaded" "monitor without the module exits 1" "$ubctl" monitor
 
 # Test helpers: the JSON writer test and the stand-in library
 
@@ -189,11 +239,121 @@ expect 1 "does not report segments" "seg show with an older module exits 1" \
 	env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
 	"$ubctl" seg show
 
+# The set and reset commands: what they ask of the library, their errors
+
+export UBFAB_FAKE_LOG="$tmp/calls"
+: >"$tmp/calls"
+quiet=true
+for args in "port set eid 5 state d plane 3" "pl se 2 st up" \
+	    "entity reset cpu1"; do
+	# shellcheck disable=SC2086 # $args is a word list
+	run fake $args
+	{ [ "$rc" -eq 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; } ||
+		quiet=false
+done
+if $quiet && [ "$(cat "$tmp/calls")" = "port_set 5 3 0
+plane_set 2 1
+reset 33" ]; then
+	ok "port set, plane set, entity reset: the right calls, silent, exit 0"
+else
+	not_ok "port set, plane set, entity reset: the right calls, silent, exit 0" \
+		"exit $rc" "calls: $(cat "$tmp/calls")" \
+		"stderr: $(head -c 300 "$tmp/err")"
+fi
+unset UBFAB_FAKE_LOG
+expect 1 "ubctl: npu99: no such entity" "port set of an unknown entity exits 1" \
+	fake port set npu99 plane 0 state up
+expect 1 "ubctl: plane 7: no such plane" "port set of an unknown plane exits 1" \
+	fake port set npu5 plane 7 state up
+expect 1 "ubctl: plane 7: no such plane" "plane set of an unknown plane exits 1" \
+	fake plane set 7 state down
+expect 1 "ubctl: eid 40: no such entity" "entity reset of an unknown EID exits 1" \
+	fake entity reset eid 40
+eperm="Operation not permitted (changing the fabric needs CAP_NET_ADMIN)"
+expect 1 "ubctl: cpu1: $eperm" "EPERM from entity reset: exit 1, says why" \
+	env UBFAB_FAKE_EPERM=1 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" entity reset cpu1
+expect 1 "ubctl: npu5 plane 3: $eperm" "EPERM from port set: exit 1, says why" \
+	env UBFAB_FAKE_EPERM=1 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" port set npu5 plane 3 state up
+expect 1 "ubctl: plane 2: $eperm" "EPERM from plane set: exit 1, says why" \
+	env UBFAB_FAKE_EPERM=1 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" plane set 2 state up
+
+# stats
+
+expect_out "stats port ENTITY plane N: that port's counters" \
+	"npu5 plane 3: tx_bytes 1536 rx_bytes 768 tx_ops 3 rx_ops 1 errors 1" \
+	fake stats port npu5 plane 3
+expect_out "stats show plane N: that plane's counters" "plane 3: tx_bytes " \
+	fake stats show plane 3
+run fake stats
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 287 ] &&
+   [ "$(grep -c '^plane ' "$tmp/out")" -eq 7 ] &&
+   [ "$(head -n 1 "$tmp/out" | cut -d: -f1)" = "plane 0" ] &&
+   [ "$(sed -n 8p "$tmp/out" | cut -d: -f1)" = "npu0 plane 0" ]; then
+	ok "stats: every plane, then every port"
+else
+	not_ok "stats: every plane, then every port" "exit $rc" \
+		"stdout: $(head -c 300 "$tmp/out")"
+fi
+expect 1 "ubctl: plane 7: no such plane" "stats plane of an unknown plane exits 1" \
+	fake stats plane 7
+
+# monitor: events as they come, until SIGINT or SIGTERM
+
+# monitor_run SIGNAL ARGS...: run "ubctl ARGS... monitor" on the fake
+# until it printed 4 lines, then send SIGNAL; status in $rc
+monitor_run() {
+	sig=$1
+	shift
+	env LD_LIBRARY_PATH="$helpers/fake" "$ubctl" "$@" monitor \
+		>"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	i=0
+	while [ "$(wc -l <"$tmp/out")" -lt 4 ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill "-$sig" "$pid"
+	wait "$pid"
+	rc=$?
+}
+monitor_run TERM
+if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "port npu5 plane 3: state down
+plane 2: state down
+entity cpu1: reset
+port eid 99 plane 0: state up" ]; then
+	ok "monitor: a line per event; SIGTERM ends it with 0"
+else
+	not_ok "monitor: a line per event; SIGTERM ends it with 0" "exit $rc" \
+		"stdout: $(head -c 300 "$tmp/out")"
+fi
+if grep -qF "ubctl: events lost" "$tmp/err"; then
+	ok "monitor: says when events were lost"
+else
+	not_ok "monitor: says when events were lost" \
+		"stderr: $(head -c 300 "$tmp/err")"
+fi
+monitor_run INT -j
+if [ "$rc" -eq 0 ] && [ "$(sed -n 3p "$tmp/out")" = \
+     '{"event":"entity_reset","entity":"cpu1","eid":33}' ]; then
+	ok "monitor -j: an object per line; SIGINT ends it with 0"
+else
+	not_ok "monitor -j: an object per line; SIGINT ends it with 0" \
+		"exit $rc" "stdout: $(head -c 300 "$tmp/out")"
+fi
+expect 1 "ubctl: monitor: the loaded ubfab module has no events group" \
+	"monitor with an older module exits 1" \
+	env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" monitor
+
 if command -v jq >/dev/null; then
 	json_ok() { jq -e "$1" >/dev/null 2>&1; }
 	for args in "-j topo" "-p topo" "-j topo show npu3" "-j entity show" \
 		    "-j port show" "-p port show cpu0" "-j plane show" \
-		    "-j plane show 0" "-j seg show" "-p seg show npu0"; do
+		    "-j plane show 0" "-j seg show" "-p seg show npu0" \
+		    "-j stats" "-p stats plane 1" "-j stats port cpu0"; do
 		# shellcheck disable=SC2086 # $args is a word list
 		run fake $args
 		if [ "$rc" -eq 0 ] && json_ok . <"$tmp/out"; then
@@ -237,6 +397,38 @@ if command -v jq >/dev/null; then
 		ok "-j port show: an array of every port"
 	else
 		not_ok "-j port show: an array of every port" \
+			"$(head -c 300 "$tmp/out")"
+	fi
+	run fake -j stats
+	if json_ok '(keys == ["planes", "ports"]) and (.planes | length) == 7 and
+		    (.ports | length) == 280 and .planes[3].plane == 3 and
+		    .ports[12].entity == "npu1" and .ports[12].plane == 5 and
+		    (.ports[0].stats | keys) ==
+		    ["errors", "rx_bytes", "rx_ops", "tx_bytes", "tx_ops"]' \
+		    <"$tmp/out"; then
+		ok "-j stats: planes and ports, each with its stats"
+	else
+		not_ok "-j stats: planes and ports, each with its stats" \
+			"$(head -c 300 "$tmp/out")"
+	fi
+	run fake -j stats port npu5 plane 3
+	if json_ok 'keys == ["ports"] and (.ports | length) == 1 and
+		    .ports[0].eid == 5 and .ports[0].stats.tx_bytes == 1536 and
+		    .ports[0].stats.errors == 1' <"$tmp/out"; then
+		ok "-j stats port ENTITY plane N: only ports, that one"
+	else
+		not_ok "-j stats port ENTITY plane N: only ports, that one" \
+			"$(head -c 300 "$tmp/out")"
+	fi
+	monitor_run TERM -j
+	if [ "$(jq -c . <"$tmp/out" | wc -l)" -eq 4 ] &&
+	   jq -e -s '.[0].event == "port_state" and .[0].entity == "npu5" and
+		       .[0].state == "down" and .[1].event == "plane_state" and
+		       .[1].plane == 2 and .[3].eid == 99 and
+		       (.[3] | has("entity") | not)' <"$tmp/out" >/dev/null; then
+		ok "monitor -j: each line is a JSON object with its fields"
+	else
+		not_ok "monitor -j: each line is a JSON object with its fields" \
 			"$(head -c 300 "$tmp/out")"
 	fi
 else
