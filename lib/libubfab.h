@@ -383,7 +383,7 @@ const char *ubfab_state_name(uint32_t state);
 
 /*
  * Fault injection and events (since version 1.2, symbol version
- * UBFAB_1.2_CTL)
+ * UBFAB_1.2)
  *
  * The set and reset calls change the fabric and need CAP_NET_ADMIN
  * (-EPERM otherwise). The events of the "events" multicast group tell
