@@ -46,7 +46,8 @@
  * Planes. Each chunk goes over the first plane, from the transfer's
  * current position round-robin, that is up and whose ports on both
  * entities are up, as read at the start of that chunk (a state change
- * mid-transfer affects the chunks after it). The start position is the
+ * mid-transfer affects the chunks after it; the first data chunk takes the
+ * reading of the entry's route check). The start position is the
  * queue's plane cursor, which every remote entry advances by one.
  */
 #include <linux/highmem.h>
@@ -174,12 +175,17 @@ static u32 ubfab_xfer_usable(const struct ubfab_fabric *fabric,
  * @fabric: its fabric
  * @next: round-robin position of the next chunk
  * @moved: data bytes moved so far
+ * @usable: the planes to the peer, as the entry's checks read them just
+ *	before its first chunk, when @usable_read
+ * @usable_read: the first chunk takes @usable instead of reading again
  */
 struct ubfab_xfer {
 	struct ubfab_file *file;
 	struct ubfab_fabric *fabric;
 	u32 next;
 	u32 moved;
+	u32 usable;
+	bool usable_read;
 };
 
 /*
@@ -188,8 +194,11 @@ struct ubfab_xfer {
  */
 static u32 ubfab_xfer_route(struct ubfab_xfer *x, struct ubfab_entity *peer)
 {
-	u32 usable = ubfab_xfer_usable(x->fabric, x->file->entity, peer);
+	u32 usable = x->usable;
 
+	if (!x->usable_read)
+		usable = ubfab_xfer_usable(x->fabric, x->file->entity, peer);
+	x->usable_read = false;
 	return ubfab_xfer_pick_plane(usable, x->fabric->topo.planes, &x->next);
 }
 
@@ -562,10 +571,13 @@ static u16 ubfab_xfer_remote_data(struct ubfab_xfer *x,
 			goto out_put_notify;
 		}
 	}
-	if (!ubfab_xfer_usable(x->fabric, entity, r.win->owner)) {
+	x->usable = ubfab_xfer_usable(x->fabric, entity, r.win->owner);
+	if (!x->usable) {
 		status = UBFAB_CQE_NO_ROUTE;
 		goto out_put_notify;
 	}
+	/* the first chunk goes by this reading: no need to scan again */
+	x->usable_read = true;
 
 	status = ubfab_xfer_data(x, sqe->local, &r, sqe->length, write);
 	/* the fully ordered add publishes the data: see the top of file */
