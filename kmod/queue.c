@@ -59,9 +59,6 @@
 
 /* Entries one round takes before the queue yields to the others. */
 #define UBFAB_QUEUE_BUDGET	64
-/* Default and largest polling time of an idle UBFAB_QUEUE_POLL queue. */
-#define UBFAB_QUEUE_IDLE_US	1000
-#define UBFAB_QUEUE_IDLE_US_MAX	1000000
 
 /**
  * struct ubfab_ring_hdr - the first page of a queue's mapping
@@ -154,7 +151,7 @@ static bool ubfab_queue_cq_room(struct ubfab_queue *q)
 	/* Pairs with the user's release of its head: it is done with those. */
 	u32 head = smp_load_acquire(&q->hdr->cq_head);
 
-	if (q->cq_tail - head <= q->cq_mask) {
+	if (ubfab_ring_has_room(q->cq_tail, head, q->cq_mask + 1)) {
 		if (q->cq_stalled) {
 			q->cq_stalled = false;
 			ubfab_queue_set_flags(q, 0, UBFAB_SQ_CQ_FULL);
@@ -383,7 +380,7 @@ static bool ubfab_queue_sq_tail(struct ubfab_queue *q, u32 *tail)
 {
 	/* Pairs with the user's release: the entries up to it are written. */
 	*tail = smp_load_acquire(&q->hdr->sq_tail);
-	if (*tail - q->sq_head <= q->sq_mask + 1) {
+	if (ubfab_ring_tail_ok(*tail, q->sq_head, q->sq_mask + 1)) {
 		q->bad_tail = false;
 		return true;
 	}
@@ -454,11 +451,13 @@ static bool ubfab_queue_has_work(struct ubfab_queue *q)
 	u32 tail = smp_load_acquire(&q->hdr->sq_tail);
 	u32 cq_head;
 
-	if (tail == q->sq_head || tail - q->sq_head > q->sq_mask + 1)
+	if (tail == q->sq_head ||
+	    !ubfab_ring_tail_ok(tail, q->sq_head, q->sq_mask + 1))
 		return false;
 	/* Pairs with the user's release of its CQ head. */
 	cq_head = smp_load_acquire(&q->hdr->cq_head);
-	return !q->cq_stalled || q->cq_tail - cq_head <= q->cq_mask;
+	return !q->cq_stalled ||
+	       ubfab_ring_has_room(q->cq_tail, cq_head, q->cq_mask + 1);
 }
 
 /*
@@ -700,9 +699,19 @@ static const struct file_operations ubfab_queue_fops = {
 	.llseek = noop_llseek,
 };
 
-/* Check the argument; resolve the defaults of the CQ depth and idle time. */
-static int ubfab_queue_check_create(const struct ubfab_queue_create *arg,
-				    u32 *cq_entries, u32 *idle_us)
+/**
+ * ubfab_queue_check_create() - check UBFAB_IOCTL_QUEUE_CREATE's argument
+ * @arg: from user space
+ * @cq_entries: out: the CQ depth, its default (twice the SQ's) resolved
+ * @idle_us: out: UBFAB_QUEUE_POLL's idle time, its default resolved;
+ *	untouched without UBFAB_QUEUE_POLL
+ *
+ * Return: 0, or -EINVAL for unknown flags, a depth that is not a power of
+ * two within its limit, or an idle time without UBFAB_QUEUE_POLL or above
+ * UBFAB_QUEUE_IDLE_US_MAX.
+ */
+int ubfab_queue_check_create(const struct ubfab_queue_create *arg,
+			     u32 *cq_entries, u32 *idle_us)
 {
 	if (arg->flags & ~UBFAB_QUEUE_FLAGS)
 		return -EINVAL;

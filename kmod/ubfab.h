@@ -512,6 +512,29 @@ int ubfab_queue_create(struct ubfab_file *file,
 		       struct ubfab_queue_create_cmd *cmd);
 void ubfab_queue_create_undo(struct ubfab_queue_create_cmd *cmd);
 void ubfab_queue_create_commit(struct ubfab_queue_create_cmd *cmd);
+/* Default and largest polling time of an idle UBFAB_QUEUE_POLL queue. */
+#define UBFAB_QUEUE_IDLE_US	1000
+#define UBFAB_QUEUE_IDLE_US_MAX	1000000
+/* Exposed for queue_kunit.c. */
+int ubfab_queue_check_create(const struct ubfab_queue_create *arg,
+			     u32 *cq_entries, u32 *idle_us);
+
+/*
+ * Ring index arithmetic. Indices are free-running u32s that wrap at 2^32;
+ * a ring has @entries slots, a power of two, and index i is in slot
+ * i & (@entries - 1). A producer's @tail is believable when it is at most
+ * @entries ahead of the consumer's @head (else user space wrote garbage);
+ * the producer may add an entry while fewer than @entries are pending.
+ */
+static inline bool ubfab_ring_tail_ok(u32 tail, u32 head, u32 entries)
+{
+	return tail - head <= entries;
+}
+
+static inline bool ubfab_ring_has_room(u32 tail, u32 head, u32 entries)
+{
+	return tail - head < entries;
+}
 
 /* event.c */
 void ubfab_event_init(struct ubfab_file *file);
