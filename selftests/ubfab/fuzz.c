@@ -255,6 +255,11 @@ void fuzz_count(struct worker *w, int err)
 		    (unsigned long long)w->op_index, e ? errname(e) : "ok");
 }
 
+void fuzz_count_cqe(struct worker *w, unsigned int status)
+{
+	__atomic_fetch_add(&w->stats->cqes[status], 1, __ATOMIC_RELAXED);
+}
+
 void fuzz_skip(struct worker *w)
 {
 	__atomic_fetch_add(&w->stats->skipped[w->op.kind], 1,
@@ -1911,7 +1916,17 @@ static bool check_kernel_log(const struct fuzz_config *cfg, int kmsg)
 	return false;
 }
 
-/* One line per operation: how often it ran and with what outcome. */
+/* enum ubfab_cqe_status, for the summary. */
+static const char *const cqe_names[UBFAB_CQE_FLUSHED + 1] = {
+	"OK", "BAD_OPCODE", "BAD_ENTRY", "LOCAL_RANGE", "NO_IMPORT",
+	"REMOTE_RANGE", "ACCESS", "REVOKED", "NO_ROUTE", "TIMEOUT", "NOMEM",
+	"FLUSHED",
+};
+
+/*
+ * One line per operation: how often it ran and with what outcome; one for
+ * the completions of NPU queues, by status.
+ */
 static void print_summary(const struct fuzz_config *cfg, double seconds)
 {
 	uint64_t total = 0, n, skipped;
@@ -1942,6 +1957,14 @@ static void print_summary(const struct fuzz_config *cfg, double seconds)
 				 (unsigned long long)skipped);
 		say(cfg, "%s", line);
 	}
+	len = snprintf(line, sizeof(line), "# %-12s", "completions");
+	for (e = 0; e <= UBFAB_CQE_FLUSHED; e++) {
+		for (n = 0, i = 0; i < cfg->workers; i++)
+			n += all_stats[i].cqes[e];
+		len += snprintf(line + len, sizeof(line) - len, " %s %llu",
+				cqe_names[e], (unsigned long long)n);
+	}
+	say(cfg, "%s", line);
 	say(cfg, "# fuzz: %llu operations in %.1f s (children's included)",
 	    (unsigned long long)total, seconds);
 }

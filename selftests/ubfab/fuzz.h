@@ -200,6 +200,9 @@ extern struct board_rec *fuzz_board;
  * @eid: that file's entity
  * @info: what QUEUE_CREATE returned: flags, depths, layout
  * @ring: its mapping, @info.ring_size bytes; NULL when not mapped
+ * @local: a range allocated for its entries when it was made (its offset;
+ *	@local_len 0: none), which the records' round robin does not drop
+ * @remote: the same of an import (its mmap offset)
  * @sq_tail: the SQ tail this process last published
  * @cq_head: the CQ head: completions consumed
  * @posted: entries published
@@ -218,6 +221,10 @@ struct queue_rec {
 	uint32_t eid;
 	struct ubfab_queue_create info;
 	uint8_t *ring;
+	uint64_t local;
+	uint64_t local_len;
+	uint64_t remote;
+	uint64_t remote_len;
 	uint32_t sq_tail;
 	uint32_t cq_head;
 	uint64_t posted;
@@ -343,6 +350,7 @@ struct fuzz_stats {
 	uint64_t ops[NR_OPS];
 	uint64_t errs[NR_OPS][FUZZ_OUTCOMES];	/* [0] success, else errno */
 	uint64_t skipped[NR_OPS];	/* nothing to act on */
+	uint64_t cqes[UBFAB_CQE_FLUSHED + 1];	/* completions, by status */
 	uint64_t cur_index;		/* the operation running now */
 	struct op cur;
 	pid_t pid;
@@ -402,6 +410,8 @@ bool fuzz_fail(struct worker *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Counts an outcome: 0 for success, else the errno (or FUZZ_SIGBUS). */
 void fuzz_count(struct worker *w, int err);
+/* Counts a completion of an NPU queue (status checked in range). */
+void fuzz_count_cqe(struct worker *w, unsigned int status);
 /* Counts an operation that had nothing to act on. */
 void fuzz_skip(struct worker *w);
 /*
@@ -466,6 +476,12 @@ void queue_run_reap(struct worker *w, const struct op *op);
 void queue_run_ctl(struct worker *w, const struct op *op);
 void queue_run_reset(struct worker *w, const struct op *op);
 void queue_run_destroy(struct worker *w, const struct op *op);
+/*
+ * The device slot of the n-th (modulo their number) queue whose creating
+ * file a slot still holds, or dflt.
+ */
+const struct slot *queue_file_slot(const struct worker *w, uint64_t n,
+				   const struct slot *dflt);
 /* A spawned process holds them too. */
 void queue_share(struct worker *w);
 /* Destroys every queue: unmapped and closed. */

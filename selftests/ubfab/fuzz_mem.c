@@ -558,6 +558,12 @@ void mem_run_ioctl(struct worker *w, const struct op *op)
 			     op->a[4], s);
 		fd = slot_fd(s);
 	}
+	/* Now and then memory or an import for a queue's entries. */
+	if ((cmd == UBFAB_IOCTL_MEM_ALLOC || cmd == UBFAB_IOCTL_SEG_IMPORT) &&
+	    op->a[3] / 64 % 3 == 0) {
+		s = queue_file_slot(w, op->a[4], s);
+		fd = slot_fd(s);
+	}
 	if (s->kind == SLOT_NL)
 		return fuzz_skip(w);
 	if (fd < 0 || s->kind == SLOT_PATH) {

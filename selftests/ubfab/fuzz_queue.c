@@ -110,6 +110,25 @@ void queue_clear_all(struct worker *w)
 	w->eventfd = -1;
 }
 
+const struct slot *queue_file_slot(const struct worker *w, uint64_t n,
+				   const struct slot *dflt)
+{
+	const struct slot *found[FUZZ_QUEUES];
+	unsigned int i, j, count = 0;
+
+	for (i = 0; i < FUZZ_QUEUES; i++) {
+		for (j = 0; !queue_empty(&w->queues[i]) && j < FUZZ_SLOTS;
+		     j++) {
+			if (w->slots[j].kind == SLOT_DEV &&
+			    w->slots[j].file == w->queues[i].file) {
+				found[count++] = &w->slots[j];
+				break;
+			}
+		}
+	}
+	return count ? found[n % count] : dflt;
+}
+
 void queue_share(struct worker *w)
 {
 	unsigned int i;
@@ -272,8 +291,70 @@ static bool layout_ok(const struct ubfab_queue_create *a)
 }
 
 /*
+ * Memory for a new queue's entries: a range of its file and an import,
+ * through the same file, of a segment of that range (with some rights) or
+ * of one another worker published (as that one granted it). Each step may
+ * fail as documented; another process may free or revoke them later.
+ */
+static void queue_provide(struct worker *w, struct queue_rec *q,
+			  const struct slot *s)
+{
+	static const int allocated[] = { FUZZ_OK, ENOSPC, ENOMEM, 0 };
+	static const int imported[] = { FUZZ_OK, ENOENT, EACCES, ENOSPC,
+					ENOMEM, 0 };
+	static const int exported[] = { FUZZ_OK, EINVAL, ENOSPC, ENOMEM, 0 };
+	struct ubfab_seg_export se = { .size = sizeof(se), .length = 2 * PAGE };
+	struct ubfab_mem_alloc ma = { .size = sizeof(ma), .length = 4 * PAGE };
+	struct ubfab_seg_import si = { .size = sizeof(si) };
+	const struct board_rec *b;
+	unsigned int i;
+	long ret;
+
+	ret = ioctl(s->fd, UBFAB_IOCTL_MEM_ALLOC, &ma);
+	if (!fuzz_expect_set(w, "MEM_ALLOC", ret, errno, allocated))
+		return;
+	if (!ret) {
+		q->local = ma.offset;
+		q->local_len = ma.length;
+	}
+	if (w->op.a[5] % 2 && q->local_len) {
+		se.offset = q->local + PAGE;
+		se.rights = 1 + w->op.a[5] / 2 % UBFAB_SEG_RIGHTS;
+		se.token_value = w->op.a[5] >> 32;
+		ret = ioctl(s->fd, UBFAB_IOCTL_SEG_EXPORT, &se);
+		if (!fuzz_expect_set(w, "SEG_EXPORT", ret, errno, exported) ||
+		    ret)
+			return;
+		si.eid = s->eid;
+		si.token_id = se.token_id;
+		si.token_value = se.token_value;
+		si.rights = se.rights;
+	} else {
+		/* The first export published from a place drawn. */
+		for (i = 0; i < FUZZ_BOARD; i++) {
+			b = &fuzz_board[(w->op.a[5] + i) % FUZZ_BOARD];
+			if (b->rights && b->eid < w->model->nr_entities)
+				break;
+		}
+		if (i == FUZZ_BOARD)
+			return;
+		si.eid = b->eid;
+		si.token_id = b->token_id;
+		si.token_value = b->value;
+		si.rights = b->rights & UBFAB_SEG_RIGHTS;
+	}
+	if (!si.rights)
+		return;
+	ret = ioctl(s->fd, UBFAB_IOCTL_SEG_IMPORT, &si);
+	if (fuzz_expect_set(w, "SEG_IMPORT", ret, errno, imported) && !ret) {
+		q->remote = si.mmap_offset;
+		q->remote_len = si.length;
+	}
+}
+
+/*
  * A queue was made: it replaces the oldest (destroyed with whatever it
- * was doing) and gets its rings mapped.
+ * was doing) and gets its rings mapped and memory for its entries.
  */
 void queue_create_done(struct worker *w, const struct slot *s,
 		       const void *argp)
@@ -309,6 +390,7 @@ void queue_create_done(struct worker *w, const struct slot *s,
 		return;
 	}
 	q->ring = p;
+	queue_provide(w, q, s);
 	flags = ring_read(q, a->sq.flags);
 	if (ring_read(q, a->sq.head) || ring_read(q, a->sq.tail) ||
 	    ring_read(q, a->cq.head) || ring_read(q, a->cq.tail) ||
@@ -328,13 +410,17 @@ static uint64_t pick_local(struct worker *w, const struct queue_rec *q,
 			   struct rng *r, uint32_t len, uint32_t align)
 {
 	const struct mem_rec *m = find_rec(w->allocs, q->file, rng_next(r));
-	uint64_t room;
+	uint64_t off = m ? m->offset : 0, size = m ? m->length : 0;
 
-	if (!m || rng_chance(r, 5))
+	if (q->local_len && (!m || rng_chance(r, 60))) {
+		off = q->local;
+		size = q->local_len;
+	}
+	if (!size || rng_chance(r, 5))
 		return rng_chance(r, 50) ? rng_below(r, 64) * PAGE :
 		       rng_next(r) & ~(uint64_t)(align - 1);
-	room = m->length > len ? m->length - len : 0;
-	return m->offset + (rng_below(r, room + 1) & ~(uint64_t)(align - 1));
+	size = size > len ? size - len : 0;
+	return off + (rng_below(r, size + 1) & ~(uint64_t)(align - 1));
 }
 
 /* A remote address: in an import of the queue's file, or anywhere. */
@@ -342,25 +428,29 @@ static uint64_t pick_remote(struct worker *w, const struct queue_rec *q,
 			    struct rng *r, uint32_t len, uint32_t align)
 {
 	const struct mem_rec *m = find_rec(w->imports, q->file, rng_next(r));
-	uint64_t room;
+	uint64_t off = m ? m->offset : 0, size = m ? m->length : 0;
 
-	if (!m || rng_chance(r, 5))
+	if (q->remote_len && (!m || rng_chance(r, 60))) {
+		off = q->remote;
+		size = q->remote_len;
+	}
+	if (!size || rng_chance(r, 5))
 		return rng_chance(r, 50) ? IMPORT_BASE + rng_below(r, 64) * PAGE :
 		       rng_next(r) & ~(uint64_t)(align - 1);
-	room = m->length > len ? m->length - len : 0;
-	return m->offset + (rng_below(r, room + 1) & ~(uint64_t)(align - 1));
+	size = size > len ? size - len : 0;
+	return off + (rng_below(r, size + 1) & ~(uint64_t)(align - 1));
 }
 
-static uint32_t pick_length(struct rng *r)
+static uint32_t pick_length(struct rng *r, bool hostile)
 {
-	switch (rng_below(r, 8)) {
+	switch (rng_below(r, hostile ? 8 : 5)) {
 	case 0:
 		return 8;
 	case 1:
 		return 1 + rng_below(r, 64);
-	case 2:
+	case 5:
 		return LEN_MAX;
-	case 3:
+	case 6:
 		return UBFAB_PLANE_CHUNK + 1 + rng_below(r, PAGE);
 	default:
 		return 1 + rng_below(r, 4 * PAGE);
@@ -413,11 +503,15 @@ static void mutate(struct rng *r, struct ubfab_sqe *e)
 	}
 }
 
-/* A well-formed entry of opcode op, from this process's records. */
+/*
+ * A well-formed entry of opcode op, from this process's records; hostile:
+ * with lengths that may not fit them.
+ */
 static void build_entry(struct worker *w, const struct queue_rec *q,
-			struct rng *r, uint8_t op, struct ubfab_sqe *e)
+			struct rng *r, uint8_t op, struct ubfab_sqe *e,
+			bool hostile)
 {
-	uint32_t len = pick_length(r);
+	uint32_t len = pick_length(r, hostile);
 
 	e->opcode = op;
 	switch (op) {
@@ -464,7 +558,7 @@ static void build_entry(struct worker *w, const struct queue_rec *q,
 		e->aux = rng_below(r, UBFAB_WAIT_EQ + 1);
 		e->value = rng_chance(r, 50) ? 0 : rng_below(r, 256);
 		e->timeout_ms = 1 + rng_below(r, WAIT_MS_MAX);
-		if (rng_chance(r, 2))
+		if (rng_chance(r, 1))
 			e->timeout_ms = 0;	/* may wait for ever */
 		break;
 	default:
@@ -473,19 +567,24 @@ static void build_entry(struct worker *w, const struct queue_rec *q,
 }
 
 /*
- * Writes the next entry into the SQ at the local tail: random bytes (10%)
- * or an entry of a random opcode built well formed, then perhaps given a
- * hostile header or one bad field.
+ * Writes the next entry into the SQ at the local tail: an entry of a
+ * random opcode built well formed, or (hostile) random bytes (10%), or one
+ * with an unknown opcode, a hostile header or one bad field.
  */
 static void write_entry(struct worker *w, struct queue_rec *q, struct rng *r,
-			uint32_t idx)
+			uint32_t idx, bool hostile)
 {
 	struct ubfab_sqe e = { 0 };
 	bool bad = false;
 	uint8_t *b;
 	unsigned int i;
 
-	if (rng_chance(r, 10)) {
+	if (!hostile) {
+		e.opcode = rng_below(r, UBFAB_OP_WAIT_VALUE + 1);
+		build_entry(w, q, r, e.opcode, &e, false);
+		e.flags = rng_below(r, UBFAB_SQE_FLAGS + 1);
+		e.user_data = UD(e.opcode, q->seq, 0, e.length);
+	} else if (rng_chance(r, 10)) {
 		for (b = (uint8_t *)&e, i = 0; i < sizeof(e); i++)
 			b[i] = rng_next(r);
 		e.user_data = UD_RANDOM_TAG << 48 | q->seq;
@@ -493,7 +592,7 @@ static void write_entry(struct worker *w, struct queue_rec *q, struct rng *r,
 		e.opcode = rng_chance(r, 4) ? UBFAB_OP_WAIT_VALUE + 1 +
 				rng_below(r, 255 - UBFAB_OP_WAIT_VALUE) :
 				rng_below(r, UBFAB_OP_WAIT_VALUE + 1);
-		build_entry(w, q, r, e.opcode, &e);
+		build_entry(w, q, r, e.opcode, &e, true);
 		e.flags = rng_below(r, UBFAB_SQE_FLAGS + 1);
 		if (rng_chance(r, 4)) {
 			e.flags |= 4 << rng_below(r, 6);
@@ -554,12 +653,17 @@ static uint32_t sq_room(struct queue_rec *q)
 	return used > q->info.sq.entries ? 0 : q->info.sq.entries - used;
 }
 
-/* a[0]: the entries' seed; a[1]: how many; a[2]: doorbell mode. */
+/*
+ * a[0]: the entries' seed; a[1]: how many; a[2]: doorbell mode; a[3]:
+ * hostile entries among them; a[4]: reset a queue in error first.
+ */
 void queue_gen_post(struct rng *r, const struct fuzz_model *m, struct op *op)
 {
 	op->a[0] = rng_next(r);
 	op->a[1] = rng_chance(r, 10) ? POST_MAX : 1 + rng_below(r, 8);
 	op->a[2] = rng_chance(r, 80) ? 0 : 1 + rng_below(r, 2);
+	op->a[3] = rng_chance(r, 30);
+	op->a[4] = rng_chance(r, 70);
 }
 
 void queue_run_post(struct worker *w, const struct op *op)
@@ -567,15 +671,22 @@ void queue_run_post(struct worker *w, const struct op *op)
 	struct queue_rec *q = queue_of(w, op);
 	uint32_t n = op->a[1], room, i;
 	struct rng r;
+	long ret;
 
 	if (!q->ring)
 		return fuzz_skip(w);
+	if (op->a[4] && q->fd >= 0 &&
+	    (ring_read(q, q->info.sq.flags) & UBFAB_SQ_ERROR)) {
+		ret = ioctl(q->fd, UBFAB_IOCTL_QUEUE_RESET, 0);
+		if (!fuzz_expect(w, "QUEUE_RESET", ret, errno, 0))
+			return;
+	}
 	room = sq_room(q);
 	if (n > room)
 		n = room;
 	rng_seed(&r, op->a[0], op->index);
 	for (i = 0; i < n; i++)
-		write_entry(w, q, &r, q->sq_tail + i);
+		write_entry(w, q, &r, q->sq_tail + i, op->a[3]);
 	q->sq_tail += n;
 	q->posted += n;
 	fuzz_count(w, 0);
@@ -653,6 +764,7 @@ static bool check_cqe(struct worker *w, const struct queue_rec *q,
 				 (unsigned long long)index, c->status,
 				 c->__reserved,
 				 (unsigned long long)c->model_ns);
+	fuzz_count_cqe(w, c->status);
 	if (!exact || !UD_IS_OURS(ud))
 		return true;
 	if (c->opcode != UD_OP(ud))
@@ -789,11 +901,11 @@ static void poll_queue(struct worker *w, struct queue_rec *q)
 	uint32_t before, after;
 	int ret;
 
-	before = __atomic_load_n(ring_word(q, q->info.cq.tail),
-				 __ATOMIC_ACQUIRE);
+	before = q->ring ? __atomic_load_n(ring_word(q, q->info.cq.tail),
+					   __ATOMIC_ACQUIRE) : 0;
 	ret = poll(&pfd, 1, 0);
-	after = __atomic_load_n(ring_word(q, q->info.cq.tail),
-				__ATOMIC_ACQUIRE);
+	after = q->ring ? __atomic_load_n(ring_word(q, q->info.cq.tail),
+					  __ATOMIC_ACQUIRE) : 0;
 	if (!fuzz_expect(w, "poll", ret, errno, 0))
 		return;
 	if (pfd.revents & ~(POLLIN | POLLRDNORM))
@@ -1024,7 +1136,7 @@ void queue_run_destroy(struct worker *w, const struct op *op)
 			rng_seed(&r, op->a[1], op->index);
 			n = sq_room(q);
 			for (i = 0; i < n && i < POST_MAX; i++)
-				write_entry(w, q, &r, q->sq_tail + i);
+				write_entry(w, q, &r, q->sq_tail + i, true);
 			q->sq_tail += i;
 			q->posted += i;
 			publish(w, q, 0);
