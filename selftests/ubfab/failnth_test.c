@@ -973,6 +973,7 @@ TEST_F_TIMEOUT(device, queue_write, 300)
 	uint8_t *src, *dst;
 	unsigned long n;
 	unsigned int i;
+	bool fired;
 
 	ASSERT_EQ(0, ubfab_dev_open("npu0", &owner));
 	ASSERT_EQ(0, ubfab_dev_open("cpu0", &peer));
@@ -992,8 +993,9 @@ TEST_F_TIMEOUT(device, queue_write, 300)
 					      UBFAB_SEG_WRITE, &wr.imp));
 		/* n = 0: nothing fails, for the count. */
 		queue_write_post(_metadata, q, local, &wr, self->nth, n);
+		fired = wr.fired;
 		if (wr.status != UBFAB_CQE_OK) {
-			EXPECT_TRUE(wr.fired);
+			EXPECT_TRUE(fired);
 			EXPECT_EQ(UBFAB_CQE_NOMEM, wr.status)
 				TH_LOG("WRITE, allocation %lu: status %d", n,
 				       wr.status);
@@ -1014,7 +1016,7 @@ TEST_F_TIMEOUT(device, queue_write, 300)
 		ASSERT_EQ(0, ubfab_dev_unimport(peer, wr.imp.mmap_offset));
 		ASSERT_EQ(0, ubfab_dev_unexport(owner, wr.token_id));
 		ASSERT_EQ(0, ubfab_dev_free(owner, wr.target));
-		if ((n && !wr.fired) || _metadata->exit_code)
+		if ((n && !fired) || _metadata->exit_code)
 			break;
 	}
 	ubfab_queue_destroy(q);
