@@ -1457,12 +1457,16 @@ static void run_race_close(struct worker *w, const struct op *op)
 	fuzz_expect_set(w, "call racing close", ret, err, set);
 }
 
-/* With a device open, the module cannot be unloaded. */
+/*
+ * With a device open, or a queue (which holds its entity's file, its
+ * descriptor closed or not while its rings are mapped), the module cannot
+ * be unloaded.
+ */
 static void run_unload_held(struct worker *w, const struct op *op)
 {
 	long ret;
 
-	if (!holds_device(w))
+	if (!holds_device(w) && !queue_held(w))
 		return fuzz_skip(w);
 	ret = syscall(SYS_delete_module, "ubfab", O_NONBLOCK);
 	fuzz_expect(w, "delete_module", ret, errno, EWOULDBLOCK);

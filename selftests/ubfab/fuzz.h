@@ -455,6 +455,8 @@ void mem_run_mprotect(struct worker *w, const struct op *op);
 /* The n-th (modulo their number) of the records of a file, or NULL. */
 const struct mem_rec *find_rec(const struct mem_rec *recs, uint32_t file,
 			       uint64_t n);
+/* ioctl commands the VFS handles itself, before the driver sees them. */
+bool vfs_ioctl_cmd(unsigned int cmd);
 /* Checks n bytes of events read from a device. */
 void mem_check_events(struct worker *w, const void *buf, size_t n);
 /* Makes SIGBUS and SIGSEGV of touched mappings catchable. */
@@ -482,6 +484,8 @@ void queue_run_destroy(struct worker *w, const struct op *op);
  */
 const struct slot *queue_file_slot(const struct worker *w, uint64_t n,
 				   const struct slot *dflt);
+/* Whether this process holds a queue (a descriptor or a mapping). */
+bool queue_held(const struct worker *w);
 /* A spawned process holds them too. */
 void queue_share(struct worker *w);
 /* Destroys every queue: unmapped and closed. */

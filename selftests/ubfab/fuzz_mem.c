@@ -421,8 +421,7 @@ static const struct fuzz_ioctl *fuzz_ioctl_find(unsigned int cmd)
 	return NULL;
 }
 
-/* ioctl commands the VFS handles itself, before the driver sees them. */
-static bool vfs_ioctl_cmd(unsigned int cmd)
+bool vfs_ioctl_cmd(unsigned int cmd)
 {
 	static const unsigned int vfs[] = {
 		FIOCLEX, FIONCLEX, FIONBIO, FIOASYNC, FIOQSIZE, FIFREEZE,

@@ -129,6 +129,17 @@ const struct slot *queue_file_slot(const struct worker *w, uint64_t n,
 	return count ? found[n % count] : dflt;
 }
 
+bool queue_held(const struct worker *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < FUZZ_QUEUES; i++) {
+		if (!queue_empty(&w->queues[i]))
+			return true;
+	}
+	return false;
+}
+
 void queue_share(struct worker *w)
 {
 	unsigned int i;
@@ -942,7 +953,8 @@ static void map_queue(struct worker *w, struct queue_rec *q, uint64_t how)
 		want = 0;
 		break;
 	default:
-		off = how & ~(PAGE - 1);
+		/* Far, but not so far that the VFS says EOVERFLOW. */
+		off = how % (1ULL << 40) & ~(PAGE - 1);
 		want = off ? EINVAL : 0;
 		break;
 	}
@@ -995,9 +1007,7 @@ void queue_run_ctl(struct worker *w, const struct op *op)
 					  op->a[3] % 256, op->a[4] % 256) :
 				     (uint32_t)op->a[2];
 		if (cmd == UBFAB_IOCTL_QUEUE_DOORBELL ||
-		    cmd == UBFAB_IOCTL_QUEUE_RESET || cmd == FIOCLEX ||
-		    cmd == FIONCLEX || cmd == FIONBIO || cmd == FIOASYNC ||
-		    cmd == FIOQSIZE || cmd == FIONREAD)
+		    cmd == UBFAB_IOCTL_QUEUE_RESET || vfs_ioctl_cmd(cmd))
 			cmd = UBFAB_IOCTL_QUEUE_CREATE;
 		ret = ioctl(q->fd, cmd, fuzz_iobuf);
 		fuzz_expect(w, "ioctl of a queue", ret, errno, ENOTTY);
