@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -1120,21 +1121,49 @@ void queue_run_reset(struct worker *w, const struct op *op)
 			  status);
 }
 
+struct ring_race {
+	int fd;
+	unsigned long rings;
+	long ret;
+	int err;
+};
+
+/* Rings a queue's doorbell while another thread destroys the queue. */
+static void *ring_racing(void *arg)
+{
+	struct ring_race *rr = arg;
+	unsigned long i;
+
+	for (i = 0; i < rr->rings; i++) {
+		rr->ret = ioctl(rr->fd, UBFAB_IOCTL_QUEUE_DOORBELL, 0);
+		rr->err = errno;
+		if (rr->ret && rr->err != EIO)
+			break;
+	}
+	return NULL;
+}
+
 /*
- * Destroys a queue: a[0] % 4: closed and unmapped; closed only, the
- * mapping keeping it alive (its entries may still run); unmapped only; or
- * entries posted first, so that it goes with work in flight.
+ * Destroys a queue: a[0] % 5: closed and unmapped; closed only, the
+ * mapping keeping it alive (its entries may still run); unmapped only;
+ * entries posted first, so that it goes with work in flight; or that,
+ * while another thread rings its doorbell (each ring works, EIO or
+ * EBADF once the descriptor is gone).
  */
 void queue_run_destroy(struct worker *w, const struct op *op)
 {
+	static const int rung[] = { FUZZ_OK, EIO, EBADF, 0 };
 	struct queue_rec *q = queue_of(w, op);
+	struct ring_race rr = { .fd = q->fd, .rings = 1 + op->a[2] % 64 };
+	pthread_t thread;
+	bool racing;
 	struct rng r;
 	uint32_t n, i;
 
 	if (queue_empty(q))
 		return fuzz_skip(w);
 	fuzz_count(w, 0);
-	switch (op->a[0] % 4) {
+	switch (op->a[0] % 5) {
 	case 1:
 		queue_close(q);
 		break;
@@ -1142,6 +1171,7 @@ void queue_run_destroy(struct worker *w, const struct op *op)
 		queue_unmap(q);
 		break;
 	case 3:
+	case 4:
 		if (q->ring) {
 			rng_seed(&r, op->a[1], op->index);
 			n = sq_room(q);
@@ -1149,9 +1179,16 @@ void queue_run_destroy(struct worker *w, const struct op *op)
 				write_entry(w, q, &r, q->sq_tail + i, true);
 			q->sq_tail += i;
 			q->posted += i;
-			publish(w, q, 0);
+			publish(w, q, op->a[0] % 5 == 4);
 		}
+		racing = op->a[0] % 5 == 4 && q->fd >= 0 &&
+			 !pthread_create(&thread, NULL, ring_racing, &rr);
 		queue_clear(q);
+		if (!racing)
+			break;
+		pthread_join(thread, NULL);
+		fuzz_expect_set(w, "QUEUE_DOORBELL racing close", rr.ret,
+				rr.err, rung);
 		break;
 	default:
 		queue_clear(q);
