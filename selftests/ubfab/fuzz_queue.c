@@ -417,40 +417,42 @@ void queue_create_done(struct worker *w, const struct slot *s,
 /* ------------------------------------------------------------------ */
 /* Entries */
 
+/*
+ * An address in a record (m) or the queue's own range (own, own_len) with
+ * room for len bytes, aligned; now and then, or with neither, anywhere
+ * (below base + 64 pages, or at random).
+ */
+static uint64_t pick_addr(struct rng *r, const struct mem_rec *m,
+			  uint64_t own, uint64_t own_len, uint64_t base,
+			  uint32_t len, uint32_t align)
+{
+	uint64_t off = m ? m->offset : 0, size = m ? m->length : 0;
+
+	if (own_len && (!m || rng_chance(r, 60))) {
+		off = own;
+		size = own_len;
+	}
+	if (!size || rng_chance(r, 5))
+		return rng_chance(r, 50) ? base + rng_below(r, 64) * PAGE :
+		       rng_next(r) & ~(uint64_t)(align - 1);
+	size = size > len ? size - len : 0;
+	return off + (rng_below(r, size + 1) & ~(uint64_t)(align - 1));
+}
+
 /* A local address: in an allocation of the queue's file, or anywhere. */
 static uint64_t pick_local(struct worker *w, const struct queue_rec *q,
 			   struct rng *r, uint32_t len, uint32_t align)
 {
-	const struct mem_rec *m = find_rec(w->allocs, q->file, rng_next(r));
-	uint64_t off = m ? m->offset : 0, size = m ? m->length : 0;
-
-	if (q->local_len && (!m || rng_chance(r, 60))) {
-		off = q->local;
-		size = q->local_len;
-	}
-	if (!size || rng_chance(r, 5))
-		return rng_chance(r, 50) ? rng_below(r, 64) * PAGE :
-		       rng_next(r) & ~(uint64_t)(align - 1);
-	size = size > len ? size - len : 0;
-	return off + (rng_below(r, size + 1) & ~(uint64_t)(align - 1));
+	return pick_addr(r, find_rec(w->allocs, q->file, rng_next(r)),
+			 q->local, q->local_len, 0, len, align);
 }
 
 /* A remote address: in an import of the queue's file, or anywhere. */
 static uint64_t pick_remote(struct worker *w, const struct queue_rec *q,
 			    struct rng *r, uint32_t len, uint32_t align)
 {
-	const struct mem_rec *m = find_rec(w->imports, q->file, rng_next(r));
-	uint64_t off = m ? m->offset : 0, size = m ? m->length : 0;
-
-	if (q->remote_len && (!m || rng_chance(r, 60))) {
-		off = q->remote;
-		size = q->remote_len;
-	}
-	if (!size || rng_chance(r, 5))
-		return rng_chance(r, 50) ? IMPORT_BASE + rng_below(r, 64) * PAGE :
-		       rng_next(r) & ~(uint64_t)(align - 1);
-	size = size > len ? size - len : 0;
-	return off + (rng_below(r, size + 1) & ~(uint64_t)(align - 1));
+	return pick_addr(r, find_rec(w->imports, q->file, rng_next(r)),
+			 q->remote, q->remote_len, IMPORT_BASE, len, align);
 }
 
 static uint32_t pick_length(struct rng *r, bool hostile)
@@ -527,18 +529,15 @@ static void build_entry(struct worker *w, const struct queue_rec *q,
 
 	e->opcode = op;
 	switch (op) {
+	case UBFAB_OP_WRITE_NOTIFY:
+		e->notify = pick_remote(w, q, r, 8, 8);
+		e->value = rng_below(r, 4);
+		/* fall through */
 	case UBFAB_OP_WRITE:
 	case UBFAB_OP_READ:
 		e->length = len;
 		e->local = pick_local(w, q, r, len, 1);
 		e->remote = pick_remote(w, q, r, len, 1);
-		break;
-	case UBFAB_OP_WRITE_NOTIFY:
-		e->length = len;
-		e->local = pick_local(w, q, r, len, 1);
-		e->remote = pick_remote(w, q, r, len, 1);
-		e->notify = pick_remote(w, q, r, 8, 8);
-		e->value = rng_below(r, 4);
 		break;
 	case UBFAB_OP_ATOMIC:
 		e->remote = pick_remote(w, q, r, 8, 8);
@@ -548,14 +547,13 @@ static void build_entry(struct worker *w, const struct queue_rec *q,
 			e->compare = rng_chance(r, 50) ? 0 : rng_next(r);
 		break;
 	case UBFAB_OP_COPY:
-		e->length = len;
-		e->local = pick_local(w, q, r, len, 1);
-		e->value = pick_local(w, q, r, len, 1);
-		break;
 	case UBFAB_OP_FILL:
 		e->length = len;
 		e->local = pick_local(w, q, r, len, 1);
-		e->aux = rng_below(r, 256);
+		if (op == UBFAB_OP_COPY)
+			e->value = pick_local(w, q, r, len, 1);	/* source */
+		else
+			e->aux = rng_below(r, 256);
 		break;
 	case UBFAB_OP_EVENT_RECORD:
 		e->aux = rng_below(r, 4);
