@@ -210,6 +210,8 @@ void queue_create_build(struct worker *w, const struct slot *s,
 	a->flags = op->a[5] % (UBFAB_QUEUE_FLAGS + 1);
 	a->sq_entries = pick_depth(v, 15);
 	a->cq_entries = v / 1024 % 3 ? 0 : a->sq_entries << v / 4096 % 3;
+	if (a->cq_entries > UBFAB_QUEUE_MAX_CQ_ENTRIES)
+		a->cq_entries = UBFAB_QUEUE_MAX_CQ_ENTRIES;
 	a->eventfd = -1;
 	if (a->flags & UBFAB_QUEUE_POLL)
 		a->idle_us = PICK(v / 65536, 0, 1, 50, 1000, 1000000);
