@@ -966,9 +966,39 @@ static void map_queue(struct worker *w, struct queue_rec *q, uint64_t how)
 }
 
 /*
+ * mremap() of the rings: growing them fails (EFAULT: the mapping cannot
+ * expand), moving them works, and the queue goes on through the new
+ * address (a[2] odd: move).
+ */
+static void remap_queue(struct worker *w, struct queue_rec *q, uint64_t how)
+{
+	size_t len = q->info.ring_size;
+	void *to, *p;
+
+	if (!(how % 2)) {
+		p = mremap(q->ring, len, len + PAGE, MREMAP_MAYMOVE);
+		fuzz_expect(w, "mremap growing a queue's rings",
+			    p == MAP_FAILED ? -1 : 0, errno, EFAULT);
+		if (p != MAP_FAILED)
+			q->ring = p;
+		return;
+	}
+	to = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (to == MAP_FAILED)
+		return fuzz_skip(w);
+	p = mremap(q->ring, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+	if (fuzz_expect(w, "mremap moving a queue's rings",
+			p == MAP_FAILED ? -1 : 0, errno, 0))
+		q->ring = p;
+	else
+		munmap(to, len);
+}
+
+/*
  * a[0]: what: the doorbell (with an argument now and then), scribbling
- * on a header word, poll, a hostile mapping, an ioctl the queue has not,
- * read, write, lseek and fstat of its descriptor.
+ * on a header word, poll, a hostile mapping, moving or growing the
+ * mapping, an ioctl the queue has not, read, write, lseek and fstat of
+ * its descriptor.
  */
 void queue_run_ctl(struct worker *w, const struct op *op)
 {
@@ -981,14 +1011,16 @@ void queue_run_ctl(struct worker *w, const struct op *op)
 
 	if (queue_empty(q))
 		return fuzz_skip(w);
-	if (op->a[0] % 8 == 1) {
+	if (op->a[0] % 9 == 1 || op->a[0] % 9 == 8) {
 		if (!q->ring)
 			return fuzz_skip(w);
+		if (op->a[0] % 9 == 8)
+			return remap_queue(w, q, op->a[2]);
 		return corrupt(w, q, op);
 	}
 	if (q->fd < 0)
 		return fuzz_skip(w);
-	switch (op->a[0] % 8) {
+	switch (op->a[0] % 9) {
 	case 0:
 		ret = ioctl(q->fd, UBFAB_IOCTL_QUEUE_DOORBELL, arg);
 		if (arg)
