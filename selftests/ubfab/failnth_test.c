@@ -2,13 +2,15 @@
 /*
  * ubfab when allocations fail: for each entry point that allocates (module
  * load, every netlink command's do and dump, open of an entity device, the
- * memory and segment ioctls), every allocation on its path is made to fail
- * in turn with /proc/thread-self/fail-nth, in the spirit of the iommufd
- * selftests. Each attempt must fail cleanly (ENOMEM, or the errno the ABI
- * documents) or succeed whole; leave nothing behind (a failed load leaves
- * no module, device or class; a failed request, open or ioctl changes
- * nothing a retry could see); and the sweep ends when an attempt succeeds
- * with nothing injected. Leaks are kmemleak's to find (ubvm -l).
+ * memory, segment and queue ioctls, and a queue entry that allocates the
+ * pages it writes), every allocation on its path is made to fail in turn
+ * with /proc/thread-self/fail-nth, in the spirit of the iommufd
+ * selftests. Each attempt must fail cleanly (ENOMEM, UBFAB_CQE_NOMEM, or
+ * the errno the ABI documents) or succeed whole; leave nothing behind (a
+ * failed load leaves no module, device or class; a failed request, open,
+ * ioctl or entry changes nothing a retry could see); and the sweep ends
+ * when an attempt succeeds with nothing injected. Leaks are kmemleak's to
+ * find (ubvm -l).
  *
  * Needs CONFIG_FAULT_INJECTION (fail-nth), CONFIG_FAILSLAB and
  * CONFIG_FAIL_PAGE_ALLOC with debugfs (the debug kernel); elsewhere every
@@ -19,7 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -803,6 +808,222 @@ TEST_F_TIMEOUT(device, seg_export_import, 300)
 	sweep_ioctl(_metadata, self->nth, self->peer, UBFAB_IOCTL_SEG_IMPORT,
 		    &i, sizeof(i), offsetof(struct ubfab_seg_import, length),
 		    undo_import, "SEG_IMPORT");
+}
+
+/* ------------------------------------------------------------------ */
+/* NPU queues */
+
+/*
+ * Runs one NOP through a queue QUEUE_CREATE made: its completion's
+ * status, or -1 if none came.
+ */
+static int queue_nop(const struct ubfab_queue_create *q)
+{
+	struct pollfd pfd = { .fd = q->fd, .events = POLLIN };
+	struct ubfab_sqe *sqe;
+	struct ubfab_cqe *cqe;
+	uint8_t *ring;
+	int status = -1;
+
+	ring = mmap(NULL, q->ring_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    q->fd, 0);
+	if (ring == MAP_FAILED)
+		return -1;
+	sqe = (struct ubfab_sqe *)(ring + q->sq.array);
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->user_data = 0x5eed;
+	__atomic_store_n((uint32_t *)(ring + q->sq.tail), 1, __ATOMIC_RELEASE);
+	if (!ioctl(q->fd, UBFAB_IOCTL_QUEUE_DOORBELL, 0) &&
+	    poll(&pfd, 1, 10000) == 1 &&
+	    __atomic_load_n((uint32_t *)(ring + q->cq.tail),
+			    __ATOMIC_ACQUIRE) == 1) {
+		cqe = (struct ubfab_cqe *)(ring + q->cq.array);
+		if (cqe->user_data == 0x5eed)
+			status = cqe->status;
+	}
+	munmap(ring, q->ring_size);
+	return status;
+}
+
+/*
+ * QUEUE_CREATE with an eventfd, on a new file of npu1 each time (a file's
+ * first queue also allocates its event counters). A failure is ENOMEM and
+ * leaves nothing: the retry gets the descriptor, queue id and layout that
+ * a call with nothing failing got (the lowest free descriptor and id:
+ * one kept by the failed attempt would show), its queue runs a NOP, and
+ * once the queue and the file are closed the module's reference count is
+ * back where it was (a queue holds its entity file, which holds the
+ * module).
+ */
+TEST_F_TIMEOUT(device, queue_create, 300)
+{
+	struct ubfab_queue_create arg = {
+		.size = sizeof(arg), .sq_entries = 8, .eventfd = -1,
+	}, base, q;
+	const size_t out = offsetof(struct ubfab_queue_create, fd);
+	uint64_t refs, refcnt;
+	unsigned long n;
+	int dev, ret, err;
+	bool fired;
+
+	arg.eventfd = eventfd(0, EFD_CLOEXEC);
+	ASSERT_LE(0, arg.eventfd);
+	ASSERT_EQ(0, read_u64("/sys/module/ubfab/refcnt", &refs));
+	dev = open("/dev/ubfab/npu1", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, dev);
+	base = arg;
+	ASSERT_EQ(0, ioctl(dev, UBFAB_IOCTL_QUEUE_CREATE, &base))
+		TH_LOG("QUEUE_CREATE: %s", strerror(errno));
+	close(base.fd);
+	close(dev);
+	for (n = 1;; n++) {
+		ASSERT_GT(SWEEP_MAX, n);
+		dev = open("/dev/ubfab/npu1", O_RDWR | O_CLOEXEC);
+		ASSERT_LE(0, dev);
+		q = arg;
+		nth_arm(self->nth, n);
+		ret = ioctl(dev, UBFAB_IOCTL_QUEUE_CREATE, &q);
+		err = errno;
+		fired = nth_fired(self->nth, NULL);
+		if (ret) {
+			EXPECT_TRUE(fired);
+			EXPECT_EQ(ENOMEM, err)
+				TH_LOG("QUEUE_CREATE, allocation %lu: %s", n,
+				       strerror(err));
+			q = arg;
+			ASSERT_EQ(0, ioctl(dev, UBFAB_IOCTL_QUEUE_CREATE, &q));
+		}
+		EXPECT_EQ(0, memcmp((uint8_t *)&base + out,
+				    (uint8_t *)&q + out, sizeof(q) - out))
+			TH_LOG("QUEUE_CREATE, allocation %lu: fd %d id %u, first fd %d id %u",
+			       n, q.fd, q.id, base.fd, base.id);
+		EXPECT_EQ(UBFAB_CQE_OK, queue_nop(&q))
+			TH_LOG("QUEUE_CREATE, allocation %lu: the queue does not run",
+			       n);
+		close(q.fd);
+		close(dev);
+		EXPECT_EQ(0, read_u64("/sys/module/ubfab/refcnt", &refcnt));
+		EXPECT_EQ(refs, refcnt)
+			TH_LOG("QUEUE_CREATE, allocation %lu: a reference leaked",
+			       n);
+		if (!fired || _metadata->exit_code)
+			break;
+	}
+	close(arg.eventfd);
+	ksft_print_msg("QUEUE_CREATE: %lu allocations, each failed\n", n - 1);
+}
+
+#define WRITE_LEN	(3 * PAGE)
+
+/*
+ * One WRITE of WRITE_LEN bytes from local to the start of a new segment
+ * of the owner: the owner allocates and exports a range whose pages were
+ * never touched, the peer imports it, and the doorbell's round (run in
+ * this thread) allocates them. With nth, the nth allocation of the
+ * doorbell fails. Returns the completion's status (-1: none) and what was
+ * done, for the caller to check and undo.
+ */
+struct queue_write {
+	uint64_t target;
+	uint32_t token_id;
+	struct ubfab_import imp;
+	int status;
+	uint32_t bytes;
+	bool fired;
+};
+
+static void queue_write_post(struct __test_metadata *_metadata,
+			     struct ubfab_queue *q, uint64_t local,
+			     struct queue_write *wr, int nth, unsigned long n)
+{
+	struct ubfab_sqe *sqe = ubfab_queue_get_sqe(q);
+	struct ubfab_cqe *cqe;
+
+	ASSERT_NE(NULL, sqe);
+	ubfab_prep_write(sqe, local, ubfab_import_addr(&wr->imp, 0),
+			 WRITE_LEN);
+	if (n)
+		nth_arm(nth, n);
+	ubfab_queue_submit(q);
+	wr->fired = n && nth_fired(nth, NULL);
+	wr->status = -1;
+	if (ubfab_queue_wait_cqe(q, &cqe, 10000))
+		return;
+	wr->status = cqe->status;
+	wr->bytes = cqe->bytes;
+	ubfab_queue_cqe_seen(q);
+}
+
+/*
+ * A WRITE that must allocate the pages it writes, each allocation of the
+ * doorbell failing in turn: the entry completes with UBFAB_CQE_NOMEM (or
+ * UBFAB_CQE_OK, when the failure is one the kernel retries, as xarray
+ * does with a node it could not get without sleeping), the queue resets,
+ * and the same WRITE then completes with UBFAB_CQE_OK and every byte in
+ * place. The pages of each failed attempt and of each segment go back
+ * with the owner's allocation (kmemleak, ubvm -l, sees any that do not).
+ */
+TEST_F_TIMEOUT(device, queue_write, 300)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	struct ubfab_dev *owner, *peer;
+	struct ubfab_queue *q;
+	struct queue_write wr;
+	uint64_t local;
+	uint8_t *src, *dst;
+	unsigned long n;
+	unsigned int i;
+	bool fired;
+
+	ASSERT_EQ(0, ubfab_dev_open("npu0", &owner));
+	ASSERT_EQ(0, ubfab_dev_open("cpu0", &peer));
+	ASSERT_EQ(0, ubfab_dev_alloc(peer, WRITE_LEN, &local));
+	ASSERT_EQ(0, ubfab_dev_map(peer, local, WRITE_LEN,
+				   PROT_READ | PROT_WRITE, (void **)&src));
+	for (i = 0; i < WRITE_LEN; i++)
+		src[i] = i * 7 + 1;
+	ASSERT_EQ(0, ubfab_queue_create(peer, &attr, &q));
+	for (n = 0;; n++) {
+		ASSERT_GT(SWEEP_MAX, n);
+		ASSERT_EQ(0, ubfab_dev_alloc(owner, WRITE_LEN, &wr.target));
+		ASSERT_EQ(0, ubfab_dev_export(owner, wr.target, WRITE_LEN,
+					      UBFAB_SEG_RIGHTS, 0x5eed,
+					      &wr.token_id));
+		ASSERT_EQ(0, ubfab_dev_import(peer, 0, wr.token_id, 0x5eed,
+					      UBFAB_SEG_WRITE, &wr.imp));
+		/* n = 0: nothing fails, for the count. */
+		queue_write_post(_metadata, q, local, &wr, self->nth, n);
+		fired = wr.fired;
+		if (wr.status != UBFAB_CQE_OK) {
+			EXPECT_TRUE(fired);
+			EXPECT_EQ(UBFAB_CQE_NOMEM, wr.status)
+				TH_LOG("WRITE, allocation %lu: status %d", n,
+				       wr.status);
+			ASSERT_EQ(0, ubfab_queue_reset(q));
+			queue_write_post(_metadata, q, local, &wr, self->nth,
+					 0);
+		}
+		EXPECT_EQ(UBFAB_CQE_OK, wr.status)
+			TH_LOG("WRITE, allocation %lu: status %d after a reset",
+			       n, wr.status);
+		EXPECT_EQ(WRITE_LEN, wr.bytes);
+		ASSERT_EQ(0, ubfab_dev_map(owner, wr.target, WRITE_LEN,
+					   PROT_READ, (void **)&dst));
+		EXPECT_EQ(0, memcmp(src, dst, WRITE_LEN))
+			TH_LOG("WRITE, allocation %lu: the data is not there",
+			       n);
+		ubfab_unmap(dst, WRITE_LEN);
+		ASSERT_EQ(0, ubfab_dev_unimport(peer, wr.imp.mmap_offset));
+		ASSERT_EQ(0, ubfab_dev_unexport(owner, wr.token_id));
+		ASSERT_EQ(0, ubfab_dev_free(owner, wr.target));
+		if ((n && !fired) || _metadata->exit_code)
+			break;
+	}
+	ubfab_queue_destroy(q);
+	ubfab_unmap(src, WRITE_LEN);
+	ubfab_dev_close(peer);
+	ubfab_dev_close(owner);
+	ksft_print_msg("WRITE: %lu allocations, each failed\n", n - 1);
 }
 
 TEST_HARNESS_MAIN

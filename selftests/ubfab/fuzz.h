@@ -2,9 +2,10 @@
 /*
  * The ubfab fuzzer's engine, shared by its parts: fuzz.c (the supervisor,
  * the workers, device, sysfs, fd-passing and process operations),
- * fuzz_mem.c (memory and segment ioctls, mappings, events), fuzz_nl.c (the
- * netlink family) and fuzz_test.c (the kselftest entry point and the
- * command line). Documentation/fuzzing.rst describes what it does.
+ * fuzz_mem.c (memory and segment ioctls, mappings, events), fuzz_queue.c
+ * (NPU queues: creation, rings, doorbells, completions, reset, destroy),
+ * fuzz_nl.c (the netlink family) and fuzz_test.c (the kselftest entry
+ * point and the command line). Documentation/fuzzing.rst describes what it does.
  *
  * Every operation is generated from the worker's random stream alone,
  * never from the outcome of earlier operations: a worker's sequence of
@@ -184,6 +185,56 @@ struct board_rec {
 
 extern struct board_rec *fuzz_board;
 
+/*
+ * An NPU queue a process created (fuzz_queue.c). A queue outlives its
+ * descriptor while its rings stay mapped, and a process it spawned shares
+ * it. FUZZ_QUEUES of them, the oldest destroyed for a new one.
+ */
+#define FUZZ_QUEUES	4
+
+/**
+ * struct queue_rec - one queue and what this process did with it
+ * @fd: its descriptor; -1 when closed (the mapping may still hold it)
+ * @file: the entity file that created it (struct slot's @file), whose
+ *	allocations and imports its entries name
+ * @eid: that file's entity
+ * @info: what QUEUE_CREATE returned: flags, depths, layout
+ * @ring: its mapping, @info.ring_size bytes; NULL when not mapped
+ * @local: a range allocated for its entries when it was made (its offset;
+ *	@local_len 0: none), which the records' round robin does not drop
+ * @remote: the same of an import (its mmap offset)
+ * @sq_tail: the SQ tail this process last published
+ * @cq_head: the CQ head: completions consumed
+ * @posted: entries published
+ * @reaped: completions consumed
+ * @seq: sequence number of the next entry (in its user_data)
+ * @clean: no header word was ever scribbled on: the engine's indices and
+ *	completions can be checked exactly
+ * @shared: another process holds it too (a spawned child): only what each
+ *	completion says on its own is checked
+ * @stuck: an entry may hold it for long (a wait with no or a long
+ *	time-out): a reset need not come back soon
+ */
+struct queue_rec {
+	int fd;
+	uint32_t file;
+	uint32_t eid;
+	struct ubfab_queue_create info;
+	uint8_t *ring;
+	uint64_t local;
+	uint64_t local_len;
+	uint64_t remote;
+	uint64_t remote_len;
+	uint32_t sq_tail;
+	uint32_t cq_head;
+	uint64_t posted;
+	uint64_t reaped;
+	uint8_t seq;
+	bool clean;
+	bool shared;
+	bool stuck;
+};
+
 /* The operations; op_types[] in fuzz.c says what each is. */
 enum op_kind {
 	OP_OPEN,
@@ -214,6 +265,12 @@ enum op_kind {
 	OP_REAP,
 	OP_RACE_CLOSE,
 	OP_UNLOAD_HELD,
+	OP_QUEUE_CREATE,
+	OP_QUEUE_POST,
+	OP_QUEUE_REAP,
+	OP_QUEUE_CTL,
+	OP_QUEUE_RESET,
+	OP_QUEUE_DESTROY,
 	NR_OPS
 };
 
@@ -293,6 +350,7 @@ struct fuzz_stats {
 	uint64_t ops[NR_OPS];
 	uint64_t errs[NR_OPS][FUZZ_OUTCOMES];	/* [0] success, else errno */
 	uint64_t skipped[NR_OPS];	/* nothing to act on */
+	uint64_t cqes[UBFAB_CQE_FLUSHED + 1];	/* completions, by status */
 	uint64_t cur_index;		/* the operation running now */
 	struct op cur;
 	pid_t pid;
@@ -314,6 +372,9 @@ struct fuzz_stats {
  * @next_file: the number the next file opened gets
  * @allocs, @exports, @imports, @maps: what this process made
  * @next_rec: where the next allocation or import is recorded
+ * @queues: NPU queues made
+ * @next_queue: where the next queue goes
+ * @eventfd: an eventfd queues signal, made with the first that asks
  * @children: processes spawned and not reaped yet (0: none)
  * @scratch: SCRATCH_LEN bytes of PROT_NONE
  * @failed: an invariant was violated (already reported)
@@ -336,6 +397,9 @@ struct worker {
 	struct mem_rec imports[FUZZ_RECS];
 	struct map_rec maps[FUZZ_RECS];
 	unsigned int next_rec;
+	struct queue_rec queues[FUZZ_QUEUES];
+	unsigned int next_queue;
+	int eventfd;
 	pid_t children[FUZZ_CHILDREN];
 	void *scratch;
 	bool failed;
@@ -346,6 +410,8 @@ bool fuzz_fail(struct worker *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Counts an outcome: 0 for success, else the errno (or FUZZ_SIGBUS). */
 void fuzz_count(struct worker *w, int err);
+/* Counts a completion of an NPU queue (status checked in range). */
+void fuzz_count_cqe(struct worker *w, unsigned int status);
 /* Counts an operation that had nothing to act on. */
 void fuzz_skip(struct worker *w);
 /*
@@ -369,6 +435,15 @@ int slot_fd(const struct slot *s);
 bool slot_readable(const struct slot *s);
 bool slot_writable(const struct slot *s);
 
+/* Fills a 0-terminated errno set. */
+#define SET(set, ...) set_fill(set, (const int[]){ __VA_ARGS__, 0 })
+
+static inline void set_fill(int *set, const int *from)
+{
+	while ((*set++ = *from++))
+		;
+}
+
 /* Memory, segments and events (fuzz_mem.c). */
 void mem_gen_ioctl(struct rng *r, const struct fuzz_model *m, struct op *op);
 void mem_gen_mmap(struct rng *r, const struct fuzz_model *m, struct op *op);
@@ -377,12 +452,44 @@ void mem_run_mmap(struct worker *w, const struct op *op);
 void mem_run_munmap(struct worker *w, const struct op *op);
 void mem_run_touch(struct worker *w, const struct op *op);
 void mem_run_mprotect(struct worker *w, const struct op *op);
+/* The n-th (modulo their number) of the records of a file, or NULL. */
+const struct mem_rec *find_rec(const struct mem_rec *recs, uint32_t file,
+			       uint64_t n);
+/* ioctl commands the VFS handles itself, before the driver sees them. */
+bool vfs_ioctl_cmd(unsigned int cmd);
 /* Checks n bytes of events read from a device. */
 void mem_check_events(struct worker *w, const void *buf, size_t n);
 /* Makes SIGBUS and SIGSEGV of touched mappings catchable. */
 void mem_setup(void);
 /* Puts the scratch region back after fixed mappings or unmappings. */
 void mem_restore_scratch(struct worker *w);
+
+/* NPU queues (fuzz_queue.c). */
+void queue_gen_create(struct rng *r, const struct fuzz_model *m,
+		      struct op *op);
+void queue_create_build(struct worker *w, const struct slot *s,
+			const struct op *op, void *arg, int *set);
+void queue_create_done(struct worker *w, const struct slot *s,
+		       const void *arg);
+void queue_gen_post(struct rng *r, const struct fuzz_model *m,
+		    struct op *op);
+void queue_run_post(struct worker *w, const struct op *op);
+void queue_run_reap(struct worker *w, const struct op *op);
+void queue_run_ctl(struct worker *w, const struct op *op);
+void queue_run_reset(struct worker *w, const struct op *op);
+void queue_run_destroy(struct worker *w, const struct op *op);
+/*
+ * The device slot of the n-th (modulo their number) queue whose creating
+ * file a slot still holds, or dflt.
+ */
+const struct slot *queue_file_slot(const struct worker *w, uint64_t n,
+				   const struct slot *dflt);
+/* Whether this process holds a queue (a descriptor or a mapping). */
+bool queue_held(const struct worker *w);
+/* A spawned process holds them too. */
+void queue_share(struct worker *w);
+/* Destroys every queue: unmapped and closed. */
+void queue_clear_all(struct worker *w);
 
 /* Netlink (fuzz_nl.c). */
 void nl_gen_open(struct rng *r, const struct fuzz_model *m, struct op *op);

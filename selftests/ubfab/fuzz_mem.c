@@ -32,18 +32,8 @@
 /* ------------------------------------------------------------------ */
 /* Typed ioctls */
 
-/* Fills a 0-terminated errno set. */
-#define SET(set, ...) set_fill(set, (const int[]){ __VA_ARGS__, 0 })
-
-static void set_fill(int *set, const int *from)
-{
-	while ((*set++ = *from++))
-		;
-}
-
-/* The n-th (modulo their number) of the records of a file, or NULL. */
-static const struct mem_rec *find_rec(const struct mem_rec *recs,
-				      uint32_t file, uint64_t n)
+const struct mem_rec *find_rec(const struct mem_rec *recs, uint32_t file,
+			       uint64_t n)
 {
 	unsigned int i, count = 0;
 
@@ -416,6 +406,8 @@ static const struct fuzz_ioctl fuzz_ioctls[] = {
 	TYPED("SEG_UNIMPORT", UBFAB_IOCTL_SEG_UNIMPORT, ubfab_seg_unimport,
 	      mmap_offset, offsetof(struct worker, imports), unimport_build,
 	      unimport_done),
+	TYPED("QUEUE_CREATE", UBFAB_IOCTL_QUEUE_CREATE, ubfab_queue_create,
+	      cq, 0, queue_create_build, queue_create_done),
 };
 
 static const struct fuzz_ioctl *fuzz_ioctl_find(unsigned int cmd)
@@ -429,8 +421,7 @@ static const struct fuzz_ioctl *fuzz_ioctl_find(unsigned int cmd)
 	return NULL;
 }
 
-/* ioctl commands the VFS handles itself, before the driver sees them. */
-static bool vfs_ioctl_cmd(unsigned int cmd)
+bool vfs_ioctl_cmd(unsigned int cmd)
 {
 	static const unsigned int vfs[] = {
 		FIOCLEX, FIONCLEX, FIONBIO, FIOASYNC, FIOQSIZE, FIFREEZE,
@@ -486,7 +477,7 @@ void mem_gen_ioctl(struct rng *r, const struct fuzz_model *m, struct op *op)
 	default:
 		/* Weighted: what others build on comes more often. */
 		cmd = fuzz_ioctls[rng_pick(r, ((const uint8_t[]){
-			0, 0, 0, 1, 2, 2, 3, 4, 4, 4, 5 }))].cmd;
+			0, 0, 0, 1, 2, 2, 3, 4, 4, 4, 5, 6 }))].cmd;
 		break;
 	}
 	/* Leave the VFS's other commands (FIFREEZE, FS_IOC_SETFLAGS...) alone. */
@@ -564,6 +555,12 @@ void mem_run_ioctl(struct worker *w, const struct op *op)
 		s = rec_slot(w, (const struct mem_rec *)((const char *)w +
 							 typed->recs),
 			     op->a[4], s);
+		fd = slot_fd(s);
+	}
+	/* Now and then memory or an import for a queue's entries. */
+	if ((cmd == UBFAB_IOCTL_MEM_ALLOC || cmd == UBFAB_IOCTL_SEG_IMPORT) &&
+	    op->a[3] / 64 % 3 == 0) {
+		s = queue_file_slot(w, op->a[4], s);
 		fd = slot_fd(s);
 	}
 	if (s->kind == SLOT_NL)

@@ -1011,11 +1011,17 @@ static bool check_tlvs(struct worker *w, const struct nlmsghdr *nlh,
 	return true;
 }
 
-/* The errors the family documents, and what the core adds. */
+/*
+ * The errors the family documents, and what the core adds: ERANGE is the
+ * policy validator's (lib/nlattr.c) for a NUL_STRING attribute, such as
+ * UBFAB_A_ENTITY_NAME, that has its NUL within the policy's length but
+ * more bytes after it than the length allows (6.1 and 6.12 alike).
+ */
 static bool documented(int err, bool dump)
 {
 	return err == 0 || err == EINVAL || err == ENODEV ||
-	       err == EOPNOTSUPP || err == ENOENT || (dump && err == EBUSY);
+	       err == EOPNOTSUPP || err == ENOENT || err == ERANGE ||
+	       (dump && err == EBUSY);
 }
 
 /*
