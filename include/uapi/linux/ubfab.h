@@ -21,6 +21,9 @@
  *           that is not an enum ubfab_state)
  *   EPERM   a command that changes the fabric (a reset or a state change)
  *           from a process without CAP_NET_ADMIN
+ *   ERANGE  (from the kernel's own attribute validation) an attribute
+ *           longer than its policy allows, e.g. a name attribute with
+ *           bytes past UBFAB_NAME_MAX
  *
  * Events
  *   The family's multicast group UBFAB_MCGRP_EVENTS announces every change
