@@ -360,7 +360,11 @@ static void ubfab_xfer_copy(struct page **dst, u64 daddr, struct page **src,
 		if (src && *src) {
 			void *s = kmap_local_page(*src);
 
-			memcpy(d + doff, s + soff, n);
+			/* whole pages: the architecture's page copy */
+			if (n == PAGE_SIZE)
+				copy_page(d, s);
+			else
+				memcpy(d + doff, s + soff, n);
 			kunmap_local(s);
 		} else {
 			memset(d + doff, src ? 0 : fill, n);
