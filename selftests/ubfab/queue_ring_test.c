@@ -15,6 +15,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,6 +52,30 @@ static int queue_create(int dev, struct ubfab_queue_create *c)
 	return ioctl(dev, UBFAB_IOCTL_QUEUE_CREATE, c) ? -errno : 0;
 }
 
+/* Map the rings of the queue r->fd, laid out as r->c says: 0 or -errno. */
+static int ring_map(struct ring *r)
+{
+	r->tail = 0;
+	r->map = mmap(NULL, r->c.ring_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      r->fd, 0);
+	if (r->map == MAP_FAILED) {
+		int err = errno;
+
+		close(r->fd);
+		return -err;
+	}
+	r->sq_head = (uint32_t *)(r->map + r->c.sq.head);
+	r->sq_tail = (uint32_t *)(r->map + r->c.sq.tail);
+	r->sq_flags = (uint32_t *)(r->map + r->c.sq.flags);
+	r->sq_overflow = (uint32_t *)(r->map + r->c.sq.overflow);
+	r->cq_head = (uint32_t *)(r->map + r->c.cq.head);
+	r->cq_tail = (uint32_t *)(r->map + r->c.cq.tail);
+	r->cq_overflow = (uint32_t *)(r->map + r->c.cq.overflow);
+	r->sqes = (struct ubfab_sqe *)(r->map + r->c.sq.array);
+	r->cqes = (struct ubfab_cqe *)(r->map + r->c.cq.array);
+	return 0;
+}
+
 /* Create a queue and map it: 0 or -errno. */
 static int ring_open(int dev, uint32_t flags, uint32_t sq, uint32_t cq,
 		     int efd, uint32_t idle_us, struct ring *r)
@@ -66,22 +91,7 @@ static int ring_open(int dev, uint32_t flags, uint32_t sq, uint32_t cq,
 	if (ret)
 		return ret;
 	r->fd = r->c.fd;
-	r->map = mmap(NULL, r->c.ring_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      r->fd, 0);
-	if (r->map == MAP_FAILED) {
-		close(r->fd);
-		return -errno;
-	}
-	r->sq_head = (uint32_t *)(r->map + r->c.sq.head);
-	r->sq_tail = (uint32_t *)(r->map + r->c.sq.tail);
-	r->sq_flags = (uint32_t *)(r->map + r->c.sq.flags);
-	r->sq_overflow = (uint32_t *)(r->map + r->c.sq.overflow);
-	r->cq_head = (uint32_t *)(r->map + r->c.cq.head);
-	r->cq_tail = (uint32_t *)(r->map + r->c.cq.tail);
-	r->cq_overflow = (uint32_t *)(r->map + r->c.cq.overflow);
-	r->sqes = (struct ubfab_sqe *)(r->map + r->c.sq.array);
-	r->cqes = (struct ubfab_cqe *)(r->map + r->c.cq.array);
-	return 0;
+	return ring_map(r);
 }
 
 static void ring_close(struct ring *r)
@@ -848,6 +858,116 @@ TEST_F(queue, kill_in_flight)
 	for (i = 0; i < 100 && ubfab_unload() == -EWOULDBLOCK; i++)
 		usleep(10000);
 	EXPECT_FALSE(ubfab_loaded());
+}
+
+/* Send descriptor @fd over the unix socket @sk: 0 or -1. */
+static int send_fd(int sk, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	char byte = 'q';
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	return sendmsg(sk, &msg, 0) == 1 ? 0 : -1;
+}
+
+/* A descriptor received on the unix socket @sk, or -1. */
+static int recv_fd(int sk)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	char byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg;
+	int fd;
+
+	if (recvmsg(sk, &msg, 0) != 1)
+		return -1;
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+	return fd;
+}
+
+/*
+ * A queue descriptor passed to another process (SCM_RIGHTS) is the same
+ * queue there: it maps the same rings and runs entries against the memory
+ * of the file that created it, which it keeps alive after the creator
+ * has exited.
+ */
+TEST_F(queue, passed_descriptor)
+{
+	struct ubfab_mem_alloc m = { .size = sizeof(m), .length = PAGE };
+	struct ubfab_cqe cqe;
+	int sk[2], status;
+	struct ring r;
+	pid_t pid;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sk));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* the creator: a queue and an allocation, passed on; exit */
+		int dev = dev_open("npu1");
+
+		if (dev < 0 || ioctl(dev, UBFAB_IOCTL_MEM_ALLOC, &m) ||
+		    ring_open(dev, 0, 8, 0, -1, 0, &r) ||
+		    write(sk[1], &m.offset, sizeof(m.offset)) !=
+		    sizeof(m.offset) ||
+		    write(sk[1], &r.c, sizeof(r.c)) != sizeof(r.c) ||
+		    send_fd(sk[1], r.fd))
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(sizeof(m.offset), read(sk[0], &m.offset, sizeof(m.offset)));
+	ASSERT_EQ(sizeof(r.c), read(sk[0], &r.c, sizeof(r.c)));
+	r.fd = recv_fd(sk[0]);
+	ASSERT_LE(0, r.fd);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	close(sk[0]);
+	close(sk[1]);
+
+	/* the creator is gone; its file lives on in the queue */
+	EXPECT_EQ(-EWOULDBLOCK, ubfab_unload());
+	ASSERT_EQ(0, ring_map(&r));
+
+	/* a FILL of the creator's allocation runs, then one past it fails */
+	ring_sqe(&r, UBFAB_OP_FILL, 5)->local = m.offset;
+	r.sqes[0].length = PAGE;
+	r.sqes[0].aux = 0x5a;
+	ring_sqe(&r, UBFAB_OP_FILL, 6)->local = m.offset + PAGE;
+	r.sqes[1].length = 1;
+	ring_submit(&r);
+	EXPECT_EQ(-EIO, ring_doorbell(&r));
+	ASSERT_EQ(2, ring_wait(&r, 2, 5000));
+	cqe = ring_reap(&r);
+	EXPECT_EQ(5, cqe.user_data);
+	EXPECT_EQ(UBFAB_CQE_OK, cqe.status);
+	EXPECT_EQ(PAGE, cqe.bytes);
+	cqe = ring_reap(&r);
+	EXPECT_EQ(6, cqe.user_data);
+	EXPECT_EQ(UBFAB_CQE_LOCAL_RANGE, cqe.status);
+
+	/* the last holder of the creator's file lets the module go */
+	close(self->npu0);
+	close(self->npu1);
+	self->npu0 = self->npu1 = -1;
+	EXPECT_EQ(-EWOULDBLOCK, ubfab_unload());
+	ring_close(&r);
+	EXPECT_EQ(0, ubfab_unload());
 }
 
 /* Many queues in several processes, all busy at once. */
