@@ -45,6 +45,7 @@ PACKAGES=(
 	build-essential make gcc pkg-config	# compilers for all parts
 	libnl-3-dev libnl-genl-3-dev		# libubfab's netlink client
 	sparse perl				# make lint (sparse, checkpatch.pl)
+	python3-docutils			# make lint (Documentation/*.rst)
 	qemu-system-x86 busybox-static cpio	# the test VM and its initramfs
 	kmod xz-utils zstd			# depmod for the VM; unpacking kernels
 	bc flex bison libelf-dev libssl-dev pahole # building a debug kernel

@@ -4,7 +4,8 @@
 # tools/lint.sh - `make lint`: checkpatch --strict on the module and the uAPI
 # header (kernel version tests allowed in kmod/compat.h only), and a fresh
 # W=1 build of the module under sparse (C=1) for the 6.1 and the 6.12
-# kernel, in build/lint/<release>/kmod. Any report fails.
+# kernel, in build/lint/<release>/kmod; and a parse of every
+# Documentation/*.rst with docutils. Any report fails.
 
 set -euo pipefail
 
@@ -13,9 +14,9 @@ usage() {
 Usage: tools/lint.sh [-h]
 
 Runs checkpatch.pl --strict on kmod/*.[ch] and include/uapi/linux/ubfab.h
-and builds the module with W=1 and sparse for both kernel series. Prints
-what they report; exits 1 if anything was reported. Run tools/deps.sh (or
-make) first.
+builds the module with W=1 and sparse for both kernel series, and parses
+Documentation/*.rst with docutils. Prints what they report; exits 1 if
+anything was reported. Run tools/deps.sh (or make) first.
 EOF
 }
 
@@ -88,4 +89,30 @@ for series in 6.1 6.12; do
 		echo "lint: W=1 and sparse on $kver: clean"
 	fi
 done
+# reStructuredText: each document parses without a warning (Debian's
+# python3-docutils, not whatever python3 comes first in PATH).
+if reports=$(/usr/bin/python3 - Documentation/*.rst 2>&1 <<'EOF'
+import sys
+import docutils.core
+
+bad = 0
+for path in sys.argv[1:]:
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        docutils.core.publish_string(
+            text, source_path=path, writer_name="null",
+            settings_overrides={"report_level": 2, "halt_level": 2})
+    except Exception as e:
+        print(e)
+        bad = 1
+sys.exit(bad)
+EOF
+); then
+	echo "lint: Documentation/*.rst: clean"
+else
+	echo "lint: Documentation/*.rst:"
+	printf '%s\n' "$reports"
+	status=1
+fi
 exit "$status"
