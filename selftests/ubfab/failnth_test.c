@@ -440,12 +440,17 @@ FIXTURE(netlink) {
 	int family;
 	int dev;
 	struct nl_req req;
+	struct nl_req req_up;	/* state_attr: the same request, state up */
 	size_t len;
 	struct nl_answer base;
 	struct nl_answer got;
 };
 
-/* attr: 0 none; u32 or name (a string): its value. */
+/*
+ * attr: 0 none; u32 or name (a string): its value. state_attr: a state
+ * set to down by the request, and set back up (nothing failing) before
+ * each try, so that every try changes it and announces the change.
+ */
 FIXTURE_VARIANT(netlink) {
 	uint8_t cmd;
 	bool dump;
@@ -454,6 +459,7 @@ FIXTURE_VARIANT(netlink) {
 	uint16_t attr2;
 	uint32_t u32_2;
 	const char *name;
+	uint16_t state_attr;
 };
 
 FIXTURE_VARIANT_ADD(netlink, fabric_get) {
@@ -508,6 +514,17 @@ FIXTURE_VARIANT_ADD(netlink, entity_reset) {
 	.cmd = UBFAB_CMD_ENTITY_RESET, .attr = UBFAB_A_ENTITY_EID, .u32 = 1,
 };
 
+FIXTURE_VARIANT_ADD(netlink, port_set) {
+	.cmd = UBFAB_CMD_PORT_SET, .attr = UBFAB_A_PORT_EID, .u32 = 5,
+	.attr2 = UBFAB_A_PORT_PLANE, .u32_2 = 6,
+	.state_attr = UBFAB_A_PORT_STATE,
+};
+
+FIXTURE_VARIANT_ADD(netlink, plane_set) {
+	.cmd = UBFAB_CMD_PLANE_SET, .attr = UBFAB_A_PLANE_ID, .u32 = 2,
+	.state_attr = UBFAB_A_PLANE_STATE,
+};
+
 static void put_attr(struct nl_req *req, size_t *len, uint16_t type,
 		     const void *data, size_t size)
 {
@@ -542,6 +559,20 @@ static int make_segment(void)
 	return -1;
 }
 
+/* For a state_attr variant: the state back up, nothing failing. */
+static void set_up(struct __test_metadata *_metadata,
+		   FIXTURE_DATA(netlink) *self,
+		   const FIXTURE_VARIANT(netlink) *variant)
+{
+	struct nl_answer ans;
+
+	if (!variant->state_attr)
+		return;
+	nl_request(_metadata, self->nth, self->family, &self->req_up,
+		   self->req_up.nlh.nlmsg_len, &ans, 0);
+	ASSERT_EQ(0, ans.err);
+}
+
 FIXTURE_SETUP(netlink)
 {
 	const char *why = fault_injection_setup(false);
@@ -570,12 +601,22 @@ FIXTURE_SETUP(netlink)
 		put_attr(req, &self->len, variant->attr, &variant->u32, 4);
 	if (variant->attr2)
 		put_attr(req, &self->len, variant->attr2, &variant->u32_2, 4);
+	if (variant->state_attr) {
+		uint32_t down = UBFAB_STATE_DOWN, up = UBFAB_STATE_UP;
+		size_t len = self->len;
+
+		self->req_up = *req;
+		put_attr(&self->req_up, &len, variant->state_attr, &up, 4);
+		self->req_up.nlh.nlmsg_len = len;
+		put_attr(req, &self->len, variant->state_attr, &down, 4);
+	}
 	req->nlh.nlmsg_len = self->len;
 
 	if (variant->cmd != UBFAB_CMD_ENTITY_RESET) {
 		self->dev = make_segment();
 		ASSERT_LE(0, self->dev);
 	}
+	set_up(_metadata, self, variant);
 	nl_request(_metadata, self->nth, self->family, req, self->len,
 		   &self->base, 0);
 	ASSERT_EQ(0, self->base.err);
@@ -617,12 +658,14 @@ TEST_F_TIMEOUT(netlink, each_allocation_fails_cleanly, 900)
 
 	for (n = 1;; n++) {
 		ASSERT_GT(SWEEP_MAX, n);
+		set_up(_metadata, self, variant);
 		fired = nl_request(_metadata, self->nth, self->family,
 				   &self->req, self->len, &self->got, n);
 		check_answer(_metadata, &self->base, &self->got, n, fired);
 		if (!fired)
 			break;
 		/* The same request, nothing failing: the same answer. */
+		set_up(_metadata, self, variant);
 		nl_request(_metadata, self->nth, self->family, &self->req,
 			   self->len, &self->got, 0);
 		check_answer(_metadata, &self->base, &self->got, n, false);
