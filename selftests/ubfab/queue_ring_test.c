@@ -15,7 +15,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -860,85 +860,55 @@ TEST_F(queue, kill_in_flight)
 	EXPECT_FALSE(ubfab_loaded());
 }
 
-/* Send descriptor @fd over the unix socket @sk: 0 or -1. */
-static int send_fd(int sk, int fd)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	char byte = 'q';
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-
-	cmsg->cmsg_level = SOL_SOCKET;
-	cmsg->cmsg_type = SCM_RIGHTS;
-	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
-	return sendmsg(sk, &msg, 0) == 1 ? 0 : -1;
-}
-
-/* A descriptor received on the unix socket @sk, or -1. */
-static int recv_fd(int sk)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	char byte;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	struct msghdr msg = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-	};
-	struct cmsghdr *cmsg;
-	int fd;
-
-	if (recvmsg(sk, &msg, 0) != 1)
-		return -1;
-	cmsg = CMSG_FIRSTHDR(&msg);
-	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
-	return fd;
-}
-
 /*
- * A queue descriptor passed to another process (SCM_RIGHTS) is the same
- * queue there: it maps the same rings and runs entries against the memory
- * of the file that created it, which it keeps alive after the creator
- * has exited.
+ * A queue descriptor taken over by another process (pidfd_getfd(), as
+ * SCM_RIGHTS would pass it, without needing AF_UNIX in the kernel) is the
+ * same queue there: it maps the same rings and runs entries against the
+ * memory of the file that created it, which it keeps alive after the
+ * creator has exited.
  */
 TEST_F(queue, passed_descriptor)
 {
 	struct ubfab_mem_alloc m = { .size = sizeof(m), .length = PAGE };
+	int to_parent[2], to_child[2], status, fd, pidfd;
 	struct ubfab_cqe cqe;
-	int sk[2], status;
 	struct ring r;
+	char go = 'x';
 	pid_t pid;
 
-	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sk));
+	ASSERT_EQ(0, pipe(to_parent));
+	ASSERT_EQ(0, pipe(to_child));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		/* the creator: a queue and an allocation, passed on; exit */
+		/* the creator: a queue and an allocation, handed over; exit */
 		int dev = dev_open("npu1");
 
 		if (dev < 0 || ioctl(dev, UBFAB_IOCTL_MEM_ALLOC, &m) ||
 		    ring_open(dev, 0, 8, 0, -1, 0, &r) ||
-		    write(sk[1], &m.offset, sizeof(m.offset)) !=
+		    write(to_parent[1], &m.offset, sizeof(m.offset)) !=
 		    sizeof(m.offset) ||
-		    write(sk[1], &r.c, sizeof(r.c)) != sizeof(r.c) ||
-		    send_fd(sk[1], r.fd))
+		    write(to_parent[1], &r.c, sizeof(r.c)) != sizeof(r.c) ||
+		    read(to_child[0], &go, 1) != 1)
 			_exit(1);
 		_exit(0);
 	}
-	ASSERT_EQ(sizeof(m.offset), read(sk[0], &m.offset, sizeof(m.offset)));
-	ASSERT_EQ(sizeof(r.c), read(sk[0], &r.c, sizeof(r.c)));
-	r.fd = recv_fd(sk[0]);
-	ASSERT_LE(0, r.fd);
+	ASSERT_EQ(sizeof(m.offset),
+		  read(to_parent[0], &m.offset, sizeof(m.offset)));
+	ASSERT_EQ(sizeof(r.c), read(to_parent[0], &r.c, sizeof(r.c)));
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	ASSERT_LE(0, pidfd);
+	fd = syscall(SYS_pidfd_getfd, pidfd, r.c.fd, 0);
+	ASSERT_LE(0, fd);
+	r.fd = fd;
+	close(pidfd);
+	ASSERT_EQ(1, write(to_child[1], &go, 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, WEXITSTATUS(status));
-	close(sk[0]);
-	close(sk[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+	close(to_child[0]);
+	close(to_child[1]);
 
 	/* the creator is gone; its file lives on in the queue */
 	EXPECT_EQ(-EWOULDBLOCK, ubfab_unload());
