@@ -211,13 +211,19 @@ int ubfab_mem_map_window(struct vm_area_struct *vma, struct ubfab_window *win)
 	return 0;
 }
 
-/*
- * First fit over the sorted allocations. Returns the first free page, and
- * in *next the list position to insert before.
- * Context: entity->mem_lock held exclusive.
+/**
+ * ubfab_mem_find_gap() - first fit over the entity's sorted allocations
+ * @entity: the entity
+ * @npages: pages wanted, at least 1
+ * @first: out: the first page of the lowest free range that is big enough
+ * @next: out: the list position to insert the new allocation before
+ *
+ * Context: entity->mem_lock held exclusive (mem_kunit.c calls it on an
+ * entity of its own).
+ * Return: 0, or -ENOSPC when no free range is big enough.
  */
-static int ubfab_mem_find_gap(struct ubfab_entity *entity, pgoff_t npages,
-			      pgoff_t *first, struct list_head **next)
+int ubfab_mem_find_gap(struct ubfab_entity *entity, pgoff_t npages,
+		       pgoff_t *first, struct list_head **next)
 {
 	pgoff_t end = entity->mem_size >> PAGE_SHIFT, prev = 0;
 	struct ubfab_alloc *a;

@@ -467,6 +467,9 @@ void ubfab_mem_init(struct ubfab_entity *entity);
 void ubfab_mem_fini(struct ubfab_entity *entity);
 int ubfab_mem_alloc(struct ubfab_file *file, struct ubfab_mem_alloc *arg);
 int ubfab_mem_free(struct ubfab_file *file, u64 offset);
+/* Exposed for mem_kunit.c. */
+int ubfab_mem_find_gap(struct ubfab_entity *entity, pgoff_t npages,
+		       pgoff_t *first, struct list_head **next);
 void ubfab_mem_free_all(struct ubfab_file *file);
 void ubfab_mem_reset(struct ubfab_entity *entity);
 int ubfab_mem_mmap(struct ubfab_file *file, struct vm_area_struct *vma);
