@@ -170,6 +170,7 @@ struct ubfab_entity *ubfab_entity_create(struct ubfab_fabric *fabric, u32 eid)
 		entity->ports[i].plane = i;
 		entity->ports[i].state = UBFAB_STATE_UP;
 	}
+	entity->ports_up = GENMASK(entity->nr_ports - 1, 0);
 
 	device_initialize(&entity->dev);
 	entity->dev.class = &ubfab_class;

@@ -335,6 +335,8 @@ static void ubfab_mem_destroy(struct ubfab_alloc *alloc, u32 reason)
 
 	ubfab_seg_revoke_range(entity, win->first, win->npages, reason);
 	ubfab_window_revoke(win, alloc->file->mapping);
+	/* queues' translation caches forget the allocation and its pages */
+	WRITE_ONCE(entity->mem_gen, entity->mem_gen + 1);
 	xa_for_each_range(&entity->pages, idx, page, win->first, last) {
 		xa_erase(&entity->pages, idx);
 		put_page(page);

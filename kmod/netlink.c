@@ -238,14 +238,14 @@ static void ubfab_nl_notify(u8 cmd, ubfab_nl_fill_t fill, const void *obj)
 }
 
 /*
- * Set a port's or a plane's @state to the value of @attr and announce the
- * change, if it is one, with a @cmd notification filled by @fill from
- * @obj. A value out of enum ubfab_state is EINVAL (not the policy's
- * ERANGE, which the uAPI does not promise).
+ * Set a port's or a plane's @state to the value of @attr, and bit @bit of
+ * @up_mask with it, and announce the change, if it is one, with a @cmd
+ * notification filled by @fill from @obj. A value out of enum ubfab_state
+ * is EINVAL (not the policy's ERANGE, which the uAPI does not promise).
  */
 static int ubfab_nl_set_state(struct genl_info *info, struct nlattr *attr,
-			      int *state, u8 cmd, ubfab_nl_fill_t fill,
-			      const void *obj)
+			      int *state, unsigned long *up_mask, u32 bit,
+			      u8 cmd, ubfab_nl_fill_t fill, const void *obj)
 {
 	u32 new = nla_get_u32(attr);
 
@@ -257,6 +257,7 @@ static int ubfab_nl_set_state(struct genl_info *info, struct nlattr *attr,
 	mutex_lock(&ubfab_nl_state_lock);
 	if (READ_ONCE(*state) != new) {
 		WRITE_ONCE(*state, new);
+		assign_bit(bit, up_mask, new == UBFAB_STATE_UP);
 		ubfab_nl_notify(cmd, fill, obj);
 	}
 	mutex_unlock(&ubfab_nl_state_lock);
@@ -378,7 +379,8 @@ static int ubfab_nl_port_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(port))
 		return PTR_ERR(port);
 	return ubfab_nl_set_state(info, info->attrs[UBFAB_A_PORT_STATE],
-				  &port->state, UBFAB_CMD_PORT_NTF,
+				  &port->state, &port->entity->ports_up,
+				  port->plane, UBFAB_CMD_PORT_NTF,
 				  ubfab_nl_fill_port, port);
 }
 
@@ -455,7 +457,8 @@ static int ubfab_nl_plane_set_doit(struct sk_buff *skb,
 	if (IS_ERR(plane))
 		return PTR_ERR(plane);
 	return ubfab_nl_set_state(info, info->attrs[UBFAB_A_PLANE_STATE],
-				  &plane->state, UBFAB_CMD_PLANE_NTF,
+				  &plane->state, &ubfab_nl_fabric->planes_up,
+				  plane->id, UBFAB_CMD_PLANE_NTF,
 				  ubfab_nl_fill_plane, plane);
 }
 

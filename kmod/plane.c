@@ -34,6 +34,7 @@ int ubfab_planes_init(struct ubfab_fabric *fabric)
 		plane = &fabric->planes[p];
 		plane->id = p;
 		plane->state = UBFAB_STATE_UP;
+		__set_bit(p, &fabric->planes_up);
 		plane->nr_l1 = topo->nodes;
 		plane->nr_l2 = topo->l2_per_plane;
 		plane->switches = kcalloc(plane->nr_l1 + plane->nr_l2,

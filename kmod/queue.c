@@ -59,6 +59,8 @@
 
 /* Entries one round takes before the queue yields to the others. */
 #define UBFAB_QUEUE_BUDGET	64
+/* Entries between two cond_resched() calls in a round. */
+#define UBFAB_QUEUE_RESCHED	16
 
 /**
  * struct ubfab_ring_hdr - the first page of a queue's mapping
@@ -143,10 +145,10 @@ static void ubfab_queue_enter_error(struct ubfab_queue *q)
 }
 
 /*
- * Whether the CQ has room for one more completion. The first time it has
+ * How many more completions the CQ has room for. The first time it has
  * none, count a stall and say so in the SQ flags. Context: run_lock.
  */
-static bool ubfab_queue_cq_room(struct ubfab_queue *q)
+static u32 ubfab_queue_cq_room(struct ubfab_queue *q)
 {
 	/* Pairs with the user's release of its head: it is done with those. */
 	u32 head = smp_load_acquire(&q->hdr->cq_head);
@@ -156,14 +158,14 @@ static bool ubfab_queue_cq_room(struct ubfab_queue *q)
 			q->cq_stalled = false;
 			ubfab_queue_set_flags(q, 0, UBFAB_SQ_CQ_FULL);
 		}
-		return true;
+		return q->cq_mask + 1 - (q->cq_tail - head);
 	}
 	if (!q->cq_stalled) {
 		q->cq_stalled = true;
 		WRITE_ONCE(q->hdr->cq_overflow, ++q->cq_overflow);
 		ubfab_queue_set_flags(q, UBFAB_SQ_CQ_FULL, 0);
 	}
-	return false;
+	return 0;
 }
 
 /* Post one completion; ubfab_queue_cq_room() said there is room. */
@@ -346,7 +348,7 @@ static bool ubfab_queue_run(struct ubfab_queue *q, const struct ubfab_sqe *sqe,
 	else if (sqe->flags & ~UBFAB_SQE_FLAGS || sqe->__reserved)
 		status = UBFAB_CQE_BAD_ENTRY;
 	else if (sqe->opcode >= UBFAB_OP_WRITE && sqe->opcode <= UBFAB_OP_FILL)
-		status = ubfab_xfer_execute(q->file, sqe, &q->plane_cursor,
+		status = ubfab_xfer_execute(q->file, sqe, &q->xfer,
 					    &result, &bytes);
 	else
 		status = ubfab_queue_check_sqe(sqe);
@@ -398,6 +400,9 @@ static bool ubfab_queue_sq_tail(struct ubfab_queue *q, u32 *tail)
  * @budget: entries to take at most
  * @posted: out: completions posted
  *
+ * The user's SQ tail and CQ head are read again only once the entries and
+ * the CQ room they showed are used up.
+ *
  * Context: @q->run_lock held. Never sleeps for long: nothing here waits.
  * Return: what is left to do.
  */
@@ -405,8 +410,8 @@ static enum ubfab_queue_next ubfab_queue_round(struct ubfab_queue *q,
 					       unsigned int budget,
 					       unsigned int *posted)
 {
+	u32 tail = q->sq_head, cq_room = 0;
 	struct ubfab_sqe sqe;
-	u32 tail;
 
 	lockdep_assert_held(&q->run_lock);
 	*posted = 0;
@@ -421,10 +426,16 @@ static enum ubfab_queue_next ubfab_queue_round(struct ubfab_queue *q,
 			WRITE_ONCE(q->error, false);
 			ubfab_queue_set_flags(q, 0, UBFAB_SQ_ERROR);
 		}
-		if (!ubfab_queue_sq_tail(q, &tail) || tail == q->sq_head)
+		if (tail == q->sq_head &&
+		    (!ubfab_queue_sq_tail(q, &tail) || tail == q->sq_head))
 			return UBFAB_QUEUE_IDLE;
-		if (!ubfab_queue_cq_room(q))
-			return UBFAB_QUEUE_IDLE;
+		/* each entry posts one completion at most */
+		if (!cq_room) {
+			cq_room = ubfab_queue_cq_room(q);
+			if (!cq_room)
+				return UBFAB_QUEUE_IDLE;
+		}
+		cq_room--;
 
 		/* Copy the whole entry before looking at any of it. */
 		memcpy(&sqe, &q->sqes[q->sq_head & q->sq_mask], sizeof(sqe));
@@ -439,7 +450,9 @@ static enum ubfab_queue_next ubfab_queue_round(struct ubfab_queue *q,
 		}
 		if (ubfab_queue_run(q, &sqe, posted))
 			return UBFAB_QUEUE_WAIT;
-		cond_resched();
+		/* a transfer reschedules between its chunks itself */
+		if (budget % UBFAB_QUEUE_RESCHED == 1)
+			cond_resched();
 	}
 	return UBFAB_QUEUE_AGAIN;
 }
@@ -680,6 +693,7 @@ static int ubfab_queue_release(struct inode *inode, struct file *filp)
 	spin_unlock(&file->queues_lock);
 	cancel_delayed_work_sync(&q->work);
 
+	ubfab_xfer_cache_fini(&q->xfer);
 	if (q->eventfd)
 		eventfd_ctx_put(q->eventfd);
 	ubfab_queue_ring_free(q);

@@ -318,6 +318,9 @@ int ubfab_seg_unimport(struct ubfab_file *file, u64 mmap_offset)
 	if (id >= 0) {
 		mutex_lock(&file->imports_lock);
 		imp = xa_erase(&file->imports, id);
+		/* queues' translation caches forget it */
+		if (imp)
+			WRITE_ONCE(file->imports_gen, file->imports_gen + 1);
 		mutex_unlock(&file->imports_lock);
 	}
 	if (!imp)

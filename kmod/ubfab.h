@@ -177,12 +177,18 @@ struct ubfab_port {
  * @mem_lock: guards @allocs, @pages, @segments and the revoked state of
  *	windows onto this entity's memory; page faults take it shared, so a
  *	revocation (taken exclusive) never races with a fault inserting a page
+ * @mem_gen: bumped, under @mem_lock held exclusive, whenever an allocation
+ *	goes and its pages leave @pages; what a queue's translation cache
+ *	(struct ubfab_xfer_cache) learnt of this memory holds while it is
+ *	unchanged
  * @allocs: allocations of this entity's memory, sorted by offset
  * @pages: backing pages, indexed by page offset in the entity's memory
  * @segments: exported segments, indexed by token id
  * @import_ids: numbers of the import windows of files of this entity
  * @queue_ids: numbers of the queues of files of this entity
  * @auth_failures: refused imports of this entity's segments
+ * @ports_up: bit p set while port p is up: @ports' states as one word
+ *	for the data path, changed with them
  * @nr_ports: ports in @ports, one per plane
  * @ports: the entity's UB ports
  */
@@ -194,12 +200,14 @@ struct ubfab_entity {
 	struct ubfab_loc loc;
 	u64 mem_size;
 	struct rw_semaphore mem_lock;
+	u64 mem_gen;
 	struct list_head allocs;
 	struct xarray pages;
 	struct xarray segments;
 	struct ida import_ids;
 	struct ida queue_ids;
 	atomic64_t auth_failures;
+	unsigned long ports_up;
 	u32 nr_ports;
 	struct ubfab_port ports[];
 };
@@ -215,6 +223,8 @@ static inline struct ubfab_entity *to_ubfab_entity(struct device *dev)
  * @setup_ns: how long building it took
  * @devt: first device number; entity eid uses @devt + eid
  * @planes: @topo.planes planes
+ * @planes_up: bit p set while plane p is up: the planes' states as one
+ *	word for the data path, changed with them
  * @nr_entities: entities in @entities
  * @entities: table indexed by EID; each slot holds a device reference
  */
@@ -223,6 +233,7 @@ struct ubfab_fabric {
 	u64 setup_ns;
 	dev_t devt;
 	struct ubfab_plane *planes;
+	unsigned long planes_up;
 	u32 nr_entities;
 	struct ubfab_entity **entities;
 };
@@ -234,8 +245,10 @@ struct ubfab_fabric {
  * @filp: the open file itself; each queue of the file holds a reference
  * @mapping: the address space of the file's inode, which its mmap()s use
  * @allocs: allocations of this file (struct ubfab_alloc.file_node)
- * @imports_lock: guards @imports
+ * @imports_lock: guards @imports and @imports_gen
  * @imports: imports of this file, indexed by window number
+ * @imports_gen: bumped whenever an import leaves @imports; what a queue's
+ *	translation cache learnt of an import holds while it is unchanged
  * @event_lock: guards @events and @events_lost
  * @events: queued events
  * @events_lost: events dropped since the queue was last full
@@ -253,6 +266,7 @@ struct ubfab_file {
 	struct list_head allocs;
 	struct mutex imports_lock;	/* guards @imports */
 	struct xarray imports;
+	u64 imports_gen;
 	spinlock_t event_lock;		/* guards the event queue */
 	DECLARE_KFIFO(events, struct ubfab_event, UBFAB_EVENT_QUEUE);
 	u64 events_lost;
@@ -261,6 +275,61 @@ struct ubfab_file {
 	spinlock_t queues_lock;		/* guards @queues */
 	struct list_head queues;
 	atomic64_t *queue_events;
+};
+
+/* Most bytes a transfer moves through a queue's bounce buffer (xfer.c). */
+#define UBFAB_XFER_INLINE	256
+
+/**
+ * struct ubfab_xfer_page - a page a queue's data path used last
+ * @owner: the entity whose memory holds it, or NULL (nothing cached)
+ * @gen: @owner->mem_gen when it was found
+ * @idx: its page offset in @owner's memory
+ * @page: the page, owned by @owner->pages
+ */
+struct ubfab_xfer_page {
+	struct ubfab_entity *owner;
+	u64 gen;
+	pgoff_t idx;
+	struct page *page;
+};
+
+/**
+ * struct ubfab_xfer_cache - a queue's data path state from one entry to
+ *	the next, guarded by the queue's @run_lock: where the plane rotation
+ *	stands, and a translation cache of what the last entries resolved
+ * @plane_cursor: the plane the next remote entry starts from, below the
+ *	fabric's plane count
+ * @imports_gen: the file's @imports_gen when @imp_win was resolved
+ * @imp_id: the import @imp_win belongs to
+ * @imp_rights: its rights
+ * @imp_win: its window, referenced, or NULL (nothing cached)
+ * @local_gen: the entity's @mem_gen when @local_first was found
+ * @local_first: first page of the allocation last found, or 0 ...
+ * @local_npages: ... and its pages; 0: nothing cached
+ * @local_win: that allocation's window
+ * @lpage: the local page used last
+ * @rpage: the remote page used last
+ * @bounce: staging for transfers of at most UBFAB_XFER_INLINE bytes
+ *
+ * Each cached fact holds while the generation it was read under is
+ * unchanged; the data path compares them with the entity's mem_lock held
+ * shared (the generations change with it held exclusive), so nothing in
+ * the cache is used after what it names is gone.
+ */
+struct ubfab_xfer_cache {
+	u32 plane_cursor;
+	u64 imports_gen;
+	u32 imp_id;
+	u32 imp_rights;
+	struct ubfab_window *imp_win;
+	u64 local_gen;
+	pgoff_t local_first;
+	pgoff_t local_npages;
+	struct ubfab_window *local_win;
+	struct ubfab_xfer_page lpage;
+	struct ubfab_xfer_page rpage;
+	u8 bounce[UBFAB_XFER_INLINE];
 };
 
 struct ubfab_ring_hdr;
@@ -292,7 +361,6 @@ struct ubfab_ring_hdr;
  * @sq_flags: the engine's SQ flag word (UBFAB_SQ_*); the shared one is a copy
  * @sq_overflow: invalid SQ tails seen
  * @cq_overflow: stalls on a full CQ
- * @plane_cursor: where the next remote transfer starts its plane rotation
  * @error: in the error state: entries complete with UBFAB_CQE_FLUSHED;
  *	WRITE_ONCE() so that the doorbell can report it
  * @bad_tail: the SQ tail user space published last is invalid
@@ -305,6 +373,7 @@ struct ubfab_ring_hdr;
  * @wait_sqe: the entry that holds the queue
  * @wait_deadline: when it times out, in jiffies, if it has a time-out
  * @poll_busy_ns: UBFAB_QUEUE_POLL: when the engine last found work
+ * @xfer: the data path's state: plane rotation, translation cache
  */
 struct ubfab_queue {
 	struct ubfab_file *file;
@@ -329,7 +398,6 @@ struct ubfab_queue {
 	u32 sq_flags;
 	u32 sq_overflow;
 	u32 cq_overflow;
-	u32 plane_cursor;
 	bool error;
 	bool bad_tail;
 	bool cq_stalled;
@@ -339,6 +407,7 @@ struct ubfab_queue {
 	struct ubfab_sqe wait_sqe;
 	unsigned long wait_deadline;
 	u64 poll_busy_ns;
+	struct ubfab_xfer_cache xfer;
 };
 
 /**
@@ -497,7 +566,8 @@ void ubfab_seg_drop_imports(struct ubfab_file *file);
 
 /* xfer.c: the data path of queue entries */
 u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
-		       u32 *plane_cursor, u64 *result, u32 *bytes);
+		       struct ubfab_xfer_cache *cache, u64 *result, u32 *bytes);
+void ubfab_xfer_cache_fini(struct ubfab_xfer_cache *cache);
 u16 ubfab_xfer_load_local(struct ubfab_file *file, u64 local, u64 *val);
 /* xfer.c's routing and chunk arithmetic, exposed for its KUnit suite */
 #define UBFAB_XFER_NO_PLANE	U32_MAX

@@ -26,12 +26,29 @@
  *   3. put the local pages. A local page freed meanwhile lives on until
  *      this put, so the copy never touches memory someone else owns.
  *
- * COPY and FILL take only the local mem_lock shared for each chunk. An
- * import is looked up under the file's imports_lock, which pins it, and its
- * window is referenced before that lock is dropped (lock order: imports_lock
- * then a mem_lock). The lock is dropped and cond_resched() called between
- * chunks, so a transfer of UBFAB_SQE_MAX_LENGTH bytes holds no lock long.
- * Untouched source pages read as zeros and are not allocated.
+ * COPY and FILL take only the local mem_lock shared for each chunk. The
+ * lock is dropped and cond_resched() called between chunks, so a transfer
+ * of UBFAB_SQE_MAX_LENGTH bytes holds no lock long. Untouched source pages
+ * read as zeros and are not allocated.
+ *
+ * A WRITE or READ of at most UBFAB_XFER_INLINE bytes goes through the
+ * queue's bounce buffer instead: the source is copied into it under its
+ * owner's mem_lock, then out of it under the other's, so no page reference
+ * is needed. That is the path of small messages, whose rate is the cost
+ * of the checks alone.
+ *
+ * The translation cache. Each queue remembers (struct ubfab_xfer_cache)
+ * the import it resolved last, the allocation it found last, and the page
+ * it used last on each side, with the generation of the object they came
+ * from: the file's imports_gen for the import, the entity's mem_gen for
+ * allocations and pages. A generation changes, under the lock that guards
+ * what it covers, before anything it covers goes; so an entry that finds
+ * it unchanged (mem_gen: under the mem_lock) may use what was cached. A
+ * cached import's window is referenced by the cache, so it stays valid as
+ * memory; whether it was revoked is read under its owner's mem_lock by
+ * every entry, as before. A miss looks the import up under the file's
+ * imports_lock (lock order: imports_lock then a mem_lock), the allocation
+ * in the file's list, the page in the owner's xarray.
  *
  * Memory ordering. WRITE_NOTIFY's data is stored (memcpy through
  * kmap_local_page()) before the notify add, which is atomic64_fetch_add():
@@ -99,16 +116,18 @@ static const u8 ubfab_xfer_fields[] = {
  */
 u32 ubfab_xfer_pick_plane(u32 usable, u32 nr_planes, u32 *next)
 {
-	u32 i, p;
+	u32 from = *next, p, later;
 
-	for (i = 0; i < nr_planes; i++) {
-		p = (*next % nr_planes + i) % nr_planes;
-		if (usable & BIT(p)) {
-			*next = (p + 1) % nr_planes;
-			return p;
-		}
-	}
-	return UBFAB_XFER_NO_PLANE;
+	/* the data path keeps its positions in range: no division there */
+	if (unlikely(from >= nr_planes))
+		from %= nr_planes;
+	usable &= GENMASK(nr_planes - 1, 0);
+	if (!usable)
+		return UBFAB_XFER_NO_PLANE;
+	later = usable & GENMASK(nr_planes - 1, from);
+	p = __ffs(later ? later : usable);
+	*next = p + 1 < nr_planes ? p + 1 : 0;
+	return p;
 }
 
 /**
@@ -157,22 +176,16 @@ static u32 ubfab_xfer_usable(const struct ubfab_fabric *fabric,
 			     const struct ubfab_entity *a,
 			     const struct ubfab_entity *b)
 {
-	u32 p, usable = 0;
-
 	BUILD_BUG_ON(UBFAB_MAX_PLANES > 32);
-	for (p = 0; p < fabric->topo.planes; p++) {
-		if (READ_ONCE(fabric->planes[p].state) == UBFAB_STATE_UP &&
-		    READ_ONCE(a->ports[p].state) == UBFAB_STATE_UP &&
-		    READ_ONCE(b->ports[p].state) == UBFAB_STATE_UP)
-			usable |= BIT(p);
-	}
-	return usable;
+	return READ_ONCE(fabric->planes_up) & READ_ONCE(a->ports_up) &
+	       READ_ONCE(b->ports_up);
 }
 
 /**
  * struct ubfab_xfer - one entry being executed
  * @file: the queue's entity file
  * @fabric: its fabric
+ * @cache: the queue's data path state
  * @next: round-robin position of the next chunk
  * @moved: data bytes moved so far
  * @usable: the planes to the peer, as the entry's checks read them just
@@ -182,6 +195,7 @@ static u32 ubfab_xfer_usable(const struct ubfab_fabric *fabric,
 struct ubfab_xfer {
 	struct ubfab_file *file;
 	struct ubfab_fabric *fabric;
+	struct ubfab_xfer_cache *cache;
 	u32 next;
 	u32 moved;
 	u32 usable;
@@ -233,18 +247,62 @@ static struct ubfab_alloc *ubfab_xfer_find_alloc(struct ubfab_file *file,
 				    ubfab_xfer_npages(addr, len));
 }
 
-/* Whether [@addr, @addr + @len) lies within one allocation of @file. */
-static u16 ubfab_xfer_check_local(struct ubfab_file *file, u64 addr, u32 len)
+/*
+ * Whether the translation cache's allocation holds [@addr, @addr + @len)
+ * and is still there (@gen: the entity's mem_gen now).
+ */
+static bool ubfab_xfer_local_hit(const struct ubfab_xfer_cache *c, u64 gen,
+				 u64 addr, u32 len)
 {
-	struct ubfab_entity *entity = file->entity;
+	pgoff_t first = addr >> PAGE_SHIFT;
+
+	return c->local_gen == gen && first >= c->local_first &&
+	       first - c->local_first < c->local_npages &&
+	       ubfab_xfer_npages(addr, len) <=
+	       c->local_npages - (first - c->local_first);
+}
+
+/*
+ * The window of @x's file's allocation holding [@addr, @addr + @len), or
+ * NULL; through the translation cache, which learns it.
+ * Context: the file's entity's mem_lock held; the range is within the
+ * entity's memory.
+ */
+static struct ubfab_window *ubfab_xfer_local_win(struct ubfab_xfer *x,
+						 u64 addr, u32 len)
+{
+	struct ubfab_entity *entity = x->file->entity;
+	struct ubfab_xfer_cache *c = x->cache;
 	struct ubfab_alloc *alloc;
+
+	if (ubfab_xfer_local_hit(c, entity->mem_gen, addr, len))
+		return c->local_win;
+	alloc = ubfab_xfer_find_alloc(x->file, addr, len);
+	if (!alloc)
+		return NULL;
+	c->local_gen = entity->mem_gen;
+	c->local_first = alloc->win->first;
+	c->local_npages = alloc->win->npages;
+	c->local_win = alloc->win;
+	return alloc->win;
+}
+
+/* Whether [@addr, @addr + @len) lies within one allocation of @x's file. */
+static u16 ubfab_xfer_check_local(struct ubfab_xfer *x, u64 addr, u32 len)
+{
+	struct ubfab_entity *entity = x->file->entity;
+	struct ubfab_window *win;
 
 	if (!ubfab_xfer_range_ok(addr, len, entity->mem_size))
 		return UBFAB_CQE_LOCAL_RANGE;
+	/* the allocation was there when the generation was read: enough */
+	if (ubfab_xfer_local_hit(x->cache, READ_ONCE(entity->mem_gen), addr,
+				 len))
+		return UBFAB_CQE_OK;
 	down_read(&entity->mem_lock);
-	alloc = ubfab_xfer_find_alloc(file, addr, len);
+	win = ubfab_xfer_local_win(x, addr, len);
 	up_read(&entity->mem_lock);
-	return alloc ? UBFAB_CQE_OK : UBFAB_CQE_LOCAL_RANGE;
+	return win ? UBFAB_CQE_OK : UBFAB_CQE_LOCAL_RANGE;
 }
 
 /**
@@ -258,47 +316,88 @@ struct ubfab_xfer_remote {
 };
 
 /*
+ * Point the translation cache at import @id of @x's file. Return: false
+ * when the file has no such import.
+ */
+static bool ubfab_xfer_learn_import(struct ubfab_xfer *x, u32 id)
+{
+	struct ubfab_xfer_cache *c = x->cache;
+	struct ubfab_file *file = x->file;
+	struct ubfab_import *imp;
+
+	mutex_lock(&file->imports_lock);
+	imp = xa_load(&file->imports, id);
+	if (imp) {
+		if (c->imp_win)
+			ubfab_window_put(c->imp_win);
+		/* the cache's own reference: the window outlives the import */
+		kref_get(&imp->win->ref);
+		c->imp_win = imp->win;
+		c->imp_id = id;
+		c->imp_rights = imp->rights;
+		c->imports_gen = file->imports_gen;
+	}
+	mutex_unlock(&file->imports_lock);
+	return imp;
+}
+
+/*
+ * Resolve the remote range [@raddr, @raddr + @len) for an op needing
+ * @right through the translation cache, checking import, range and right
+ * in the order of enum ubfab_cqe_status; the caller checks revocation.
+ * On success the cache's @imp_win is the import's window and *@addr the
+ * range's first byte in its owner's memory; both hold until the next call.
+ */
+static u16 ubfab_xfer_resolve(struct ubfab_xfer *x, u64 raddr, u32 len,
+			      u32 right, u64 *addr)
+{
+	long id = ubfab_import_id(raddr & ~(UBFAB_MAX_MEM - 1));
+	u64 off = raddr & (UBFAB_MAX_MEM - 1);
+	struct ubfab_xfer_cache *c = x->cache;
+	struct ubfab_window *win;
+
+	if (id < 0)
+		return UBFAB_CQE_NO_IMPORT;
+	/* an unimport changes the generation before the import goes */
+	if (!c->imp_win || c->imp_id != id ||
+	    c->imports_gen != READ_ONCE(x->file->imports_gen)) {
+		if (!ubfab_xfer_learn_import(x, id))
+			return UBFAB_CQE_NO_IMPORT;
+	}
+	win = c->imp_win;
+	if (!ubfab_xfer_range_ok(off, len, (u64)win->npages << PAGE_SHIFT))
+		return UBFAB_CQE_REMOTE_RANGE;
+	if (!(c->imp_rights & right))
+		return UBFAB_CQE_ACCESS;
+	*addr = ((u64)win->first << PAGE_SHIFT) + off;
+	return UBFAB_CQE_OK;
+}
+
+/*
  * Resolve the remote range [@raddr, @raddr + @len) for an op needing
  * @right, checking each in the order of enum ubfab_cqe_status. On success
  * @r holds a reference on the window, dropped with ubfab_window_put().
  */
-static u16 ubfab_xfer_get_remote(struct ubfab_file *file, u64 raddr, u32 len,
+static u16 ubfab_xfer_get_remote(struct ubfab_xfer *x, u64 raddr, u32 len,
 				 u32 right, struct ubfab_xfer_remote *r)
 {
-	long id = ubfab_import_id(raddr & ~(UBFAB_MAX_MEM - 1));
-	u64 off = raddr & (UBFAB_MAX_MEM - 1);
-	struct ubfab_import *imp;
 	struct ubfab_window *win;
 	u16 status;
+	u64 addr;
 
-	if (id < 0)
-		return UBFAB_CQE_NO_IMPORT;
-	mutex_lock(&file->imports_lock);
-	imp = xa_load(&file->imports, id);
-	if (!imp) {
-		status = UBFAB_CQE_NO_IMPORT;
-		goto out_unlock;
-	}
-	win = imp->win;
-	if (!ubfab_xfer_range_ok(off, len, (u64)win->npages << PAGE_SHIFT)) {
-		status = UBFAB_CQE_REMOTE_RANGE;
-		goto out_unlock;
-	}
-	if (!(imp->rights & right)) {
-		status = UBFAB_CQE_ACCESS;
-		goto out_unlock;
-	}
+	status = ubfab_xfer_resolve(x, raddr, len, right, &addr);
+	if (status)
+		return status;
+	win = x->cache->imp_win;
 	down_read(&win->owner->mem_lock);
 	status = win->revoked ? UBFAB_CQE_REVOKED : UBFAB_CQE_OK;
 	up_read(&win->owner->mem_lock);
 	if (status)
-		goto out_unlock;
+		return status;
 	kref_get(&win->ref);
 	r->win = win;
-	r->addr = ((u64)win->first << PAGE_SHIFT) + off;
-out_unlock:
-	mutex_unlock(&file->imports_lock);
-	return status;
+	r->addr = addr;
+	return UBFAB_CQE_OK;
 }
 
 /*
@@ -391,19 +490,19 @@ static void ubfab_xfer_copy(struct page **dst, u64 daddr, struct page **src,
  * Move one chunk between the local range at @local and the remote one at
  * @raddr of @r's window: to the remote side if @write, else from it.
  */
-static u16 ubfab_xfer_chunk(struct ubfab_file *file, u64 local,
+static u16 ubfab_xfer_chunk(struct ubfab_xfer *x, u64 local,
 			    struct ubfab_window *rwin, u64 raddr, u32 len,
 			    bool write)
 {
 	struct page *lpages[UBFAB_XFER_PAGES], *rpages[UBFAB_XFER_PAGES];
-	struct ubfab_entity *entity = file->entity;
-	struct ubfab_alloc *alloc;
+	struct ubfab_entity *entity = x->file->entity;
+	struct ubfab_window *lwin;
 	u16 status;
 
 	down_read(&entity->mem_lock);
-	alloc = ubfab_xfer_find_alloc(file, local, len);
-	if (alloc)
-		status = ubfab_xfer_get_pages(alloc->win, local, len, !write,
+	lwin = ubfab_xfer_local_win(x, local, len);
+	if (lwin)
+		status = ubfab_xfer_get_pages(lwin, local, len, !write,
 					      lpages);
 	else
 		status = UBFAB_CQE_LOCAL_RANGE;
@@ -439,19 +538,18 @@ static u16 ubfab_xfer_data(struct ubfab_xfer *x, u64 local,
 	u16 status;
 
 	for (; x->moved < length; x->moved += len) {
+		if (x->moved)
+			cond_resched();
 		len = ubfab_xfer_chunk_len(length, x->moved);
 		plane = ubfab_xfer_route(x, peer);
 		if (plane == UBFAB_XFER_NO_PLANE)
 			return UBFAB_CQE_NO_ROUTE;
-		status = ubfab_xfer_chunk(x->file, local + x->moved, r->win,
+		status = ubfab_xfer_chunk(x, local + x->moved, r->win,
 					  r->addr + x->moved, len, write);
 		if (status)
 			return status;
-		if (write)
-			ubfab_xfer_count(x->fabric, plane, entity, peer, len);
-		else
-			ubfab_xfer_count(x->fabric, plane, peer, entity, len);
-		cond_resched();
+		ubfab_xfer_count(x->fabric, plane, write ? entity : peer,
+				 write ? peer : entity, len);
 	}
 	return UBFAB_CQE_OK;
 }
@@ -547,6 +645,153 @@ static bool ubfab_xfer_entry_ok(const struct ubfab_sqe *sqe)
 	}
 }
 
+/*
+ * Page @idx of @win's owner through the translation cache's entry @pc:
+ * allocated on first touch if @alloc, else NULL while untouched.
+ * Context: the owner's mem_lock held shared and @win not revoked.
+ */
+static struct page *ubfab_xfer_cached_page(struct ubfab_xfer_page *pc,
+					   struct ubfab_window *win,
+					   pgoff_t idx, bool alloc)
+{
+	struct ubfab_entity *owner = win->owner;
+	struct page *page;
+
+	if (pc->owner == owner && pc->idx == idx && pc->gen == owner->mem_gen)
+		return pc->page;
+	page = alloc ? ubfab_mem_page(win, idx) : xa_load(&owner->pages, idx);
+	if (page)
+		*pc = (struct ubfab_xfer_page) {
+			.owner = owner,
+			.gen = owner->mem_gen,
+			.idx = idx,
+			.page = page,
+		};
+	return page;
+}
+
+/* Copy @n bytes between @buf and byte @off of @page (NULL: zeros). */
+static void ubfab_xfer_bounce_page(struct page *page, u32 off, u8 *buf, u32 n,
+				   bool to_mem)
+{
+	void *p;
+
+	if (!page) {
+		memset(buf, 0, n);
+		return;
+	}
+	p = kmap_local_page(page);
+	if (to_mem)
+		memcpy(p + off, buf, n);
+	else
+		memcpy(buf, p + off, n);
+	kunmap_local(p);
+	if (to_mem)
+		flush_dcache_page(page);
+}
+
+/*
+ * Copy [@addr, @addr + @len) of @win's owner (two pages at most) to @buf,
+ * untouched pages reading as zeros; or, @to_mem, @buf to it, allocating
+ * its untouched pages first.
+ * Context: the owner's mem_lock held shared and @win not revoked.
+ * Return: OK, or NOMEM with nothing written.
+ */
+static u16 ubfab_xfer_bounce(struct ubfab_xfer_page *pc,
+			     struct ubfab_window *win, u64 addr, u32 len,
+			     u8 *buf, bool to_mem)
+{
+	u32 off = offset_in_page(addr), n = min_t(u32, len, PAGE_SIZE - off);
+	pgoff_t idx = addr >> PAGE_SHIFT;
+	struct page *first, *second = NULL;
+
+	BUILD_BUG_ON(UBFAB_XFER_INLINE > PAGE_SIZE);
+	first = ubfab_xfer_cached_page(pc, win, idx, to_mem);
+	if (n < len)
+		second = ubfab_xfer_cached_page(pc, win, idx + 1, to_mem);
+	if (to_mem && (!first || (n < len && !second)))
+		return UBFAB_CQE_NOMEM;
+	ubfab_xfer_bounce_page(first, off, buf, n, to_mem);
+	if (n < len)
+		ubfab_xfer_bounce_page(second, 0, buf + n, len - n, to_mem);
+	return UBFAB_CQE_OK;
+}
+
+/*
+ * WRITE (@write) or READ of at most UBFAB_XFER_INLINE bytes, through the
+ * queue's bounce buffer: one section under each side's mem_lock, the
+ * translation cache's import, allocation and pages, no page references.
+ * The checks keep the order of enum ubfab_cqe_status. The source is read
+ * into the buffer before the destination is checked, which changes
+ * nothing; a READ's destination is found again when it is written, in
+ * case its allocation went meanwhile.
+ */
+static u16 ubfab_xfer_inline(struct ubfab_xfer *x, const struct ubfab_sqe *sqe,
+			     bool write)
+{
+	struct ubfab_entity *entity = x->file->entity, *peer;
+	struct ubfab_xfer_cache *c = x->cache;
+	struct ubfab_window *lwin, *rwin;
+	u32 len = sqe->length, plane = UBFAB_XFER_NO_PLANE;
+	u16 status = UBFAB_CQE_OK;
+	u64 raddr;
+
+	if (!ubfab_xfer_range_ok(sqe->local, len, entity->mem_size))
+		return UBFAB_CQE_LOCAL_RANGE;
+	if (write) {
+		down_read(&entity->mem_lock);
+		lwin = ubfab_xfer_local_win(x, sqe->local, len);
+		if (lwin)
+			ubfab_xfer_bounce(&c->lpage, lwin, sqe->local, len,
+					  c->bounce, false);
+		up_read(&entity->mem_lock);
+		if (!lwin)
+			return UBFAB_CQE_LOCAL_RANGE;
+	} else {
+		status = ubfab_xfer_check_local(x, sqe->local, len);
+		if (status)
+			return status;
+	}
+	status = ubfab_xfer_resolve(x, sqe->remote, len,
+				    write ? UBFAB_SEG_WRITE : UBFAB_SEG_READ,
+				    &raddr);
+	if (status)
+		return status;
+	rwin = c->imp_win;
+	peer = rwin->owner;
+
+	down_read(&peer->mem_lock);
+	if (rwin->revoked)
+		status = UBFAB_CQE_REVOKED;
+	else
+		plane = ubfab_xfer_route(x, peer);
+	if (!status && plane == UBFAB_XFER_NO_PLANE)
+		status = UBFAB_CQE_NO_ROUTE;
+	if (!status)
+		status = ubfab_xfer_bounce(&c->rpage, rwin, raddr, len,
+					   c->bounce, write);
+	up_read(&peer->mem_lock);
+	if (status)
+		return status;
+
+	if (!write) {
+		down_read(&entity->mem_lock);
+		lwin = ubfab_xfer_local_win(x, sqe->local, len);
+		if (lwin)
+			status = ubfab_xfer_bounce(&c->lpage, lwin, sqe->local,
+						   len, c->bounce, true);
+		else
+			status = UBFAB_CQE_LOCAL_RANGE;
+		up_read(&entity->mem_lock);
+		if (status)
+			return status;
+	}
+	ubfab_xfer_count(x->fabric, plane, write ? entity : peer,
+			 write ? peer : entity, len);
+	x->moved = len;
+	return UBFAB_CQE_OK;
+}
+
 /* WRITE, READ or WRITE_NOTIFY. */
 static u16 ubfab_xfer_remote_data(struct ubfab_xfer *x,
 				  const struct ubfab_sqe *sqe, u64 *result)
@@ -556,16 +801,20 @@ static u16 ubfab_xfer_remote_data(struct ubfab_xfer *x,
 	struct ubfab_xfer_remote r, n = {};
 	u16 status;
 
-	status = ubfab_xfer_check_local(x->file, sqe->local, sqe->length);
+	if (sqe->opcode != UBFAB_OP_WRITE_NOTIFY &&
+	    sqe->length <= UBFAB_XFER_INLINE)
+		return ubfab_xfer_inline(x, sqe, write);
+
+	status = ubfab_xfer_check_local(x, sqe->local, sqe->length);
 	if (status)
 		return status;
-	status = ubfab_xfer_get_remote(x->file, sqe->remote, sqe->length,
+	status = ubfab_xfer_get_remote(x, sqe->remote, sqe->length,
 				       write ? UBFAB_SEG_WRITE : UBFAB_SEG_READ,
 				       &r);
 	if (status)
 		return status;
 	if (sqe->opcode == UBFAB_OP_WRITE_NOTIFY) {
-		status = ubfab_xfer_get_remote(x->file, sqe->notify,
+		status = ubfab_xfer_get_remote(x, sqe->notify,
 					       sizeof(u64), UBFAB_SEG_ATOMIC,
 					       &n);
 		if (status)
@@ -603,7 +852,7 @@ static u16 ubfab_xfer_remote_atomic(struct ubfab_xfer *x,
 	struct ubfab_xfer_remote r;
 	u16 status;
 
-	status = ubfab_xfer_get_remote(x->file, sqe->remote, sizeof(u64),
+	status = ubfab_xfer_get_remote(x, sqe->remote, sizeof(u64),
 				       UBFAB_SEG_ATOMIC, &r);
 	if (status)
 		return status;
@@ -619,25 +868,25 @@ static u16 ubfab_xfer_remote_atomic(struct ubfab_xfer *x,
  * One chunk of COPY (from @src) or FILL (@src NULL, with @fill) to @dst,
  * under the local mem_lock.
  */
-static u16 ubfab_xfer_local_chunk(struct ubfab_file *file, u64 dst,
+static u16 ubfab_xfer_local_chunk(struct ubfab_xfer *x, u64 dst,
 				  const u64 *src, u32 len, int fill)
 {
 	struct page *dpages[UBFAB_XFER_PAGES], *spages[UBFAB_XFER_PAGES];
-	struct ubfab_entity *entity = file->entity;
-	struct ubfab_alloc *dalloc, *salloc = NULL;
+	struct ubfab_entity *entity = x->file->entity;
+	struct ubfab_window *dwin, *swin = NULL;
 	u16 status = UBFAB_CQE_LOCAL_RANGE;
 
 	down_read(&entity->mem_lock);
-	dalloc = ubfab_xfer_find_alloc(file, dst, len);
+	dwin = ubfab_xfer_local_win(x, dst, len);
 	if (src)
-		salloc = ubfab_xfer_find_alloc(file, *src, len);
-	if (!dalloc || (src && !salloc))
+		swin = ubfab_xfer_local_win(x, *src, len);
+	if (!dwin || (src && !swin))
 		goto out_unlock;
-	status = ubfab_xfer_get_pages(dalloc->win, dst, len, true, dpages);
+	status = ubfab_xfer_get_pages(dwin, dst, len, true, dpages);
 	if (status)
 		goto out_unlock;
 	if (src) {
-		ubfab_xfer_get_pages(salloc->win, *src, len, false, spages);
+		ubfab_xfer_get_pages(swin, *src, len, false, spages);
 		ubfab_xfer_copy(dpages, dst, spages, *src, len, 0);
 		ubfab_xfer_put_pages(spages, *src, len);
 	} else {
@@ -657,9 +906,9 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
 	u16 status;
 	u32 len;
 
-	status = ubfab_xfer_check_local(x->file, sqe->local, sqe->length);
+	status = ubfab_xfer_check_local(x, sqe->local, sqe->length);
 	if (!status && copy)
-		status = ubfab_xfer_check_local(x->file, src, sqe->length);
+		status = ubfab_xfer_check_local(x, src, sqe->length);
 	if (status)
 		return status;
 	/* both ranges are within the entity's memory: no overflow */
@@ -668,14 +917,15 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
 		return UBFAB_CQE_BAD_ENTRY;
 
 	for (; x->moved < sqe->length; x->moved += len) {
+		if (x->moved)
+			cond_resched();
 		len = ubfab_xfer_chunk_len(sqe->length, x->moved);
 		src = sqe->value + x->moved;
-		status = ubfab_xfer_local_chunk(x->file, sqe->local + x->moved,
+		status = ubfab_xfer_local_chunk(x, sqe->local + x->moved,
 						copy ? &src : NULL, len,
 						sqe->aux);
 		if (status)
 			return status;
-		cond_resched();
 	}
 	return UBFAB_CQE_OK;
 }
@@ -686,8 +936,9 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
  * @sqe: the entry, in kernel memory; opcode WRITE, READ, WRITE_NOTIFY,
  *	ATOMIC, COPY or FILL (any other completes with BAD_OPCODE), flags
  *	and __reserved already checked
- * @plane_cursor: the queue's rotating start plane; a remote entry (WRITE,
- *	READ, WRITE_NOTIFY, ATOMIC) advances it by one, failed or not
+ * @cache: the queue's data path state: its @plane_cursor, the rotating
+ *	start plane, advances by one for each remote entry (WRITE, READ,
+ *	WRITE_NOTIFY, ATOMIC), failed or not
  * @result: out: ATOMIC's old value or WRITE_NOTIFY's old notify value;
  *	else 0
  * @bytes: out: data bytes moved, also on failure (a transfer that fails
@@ -700,17 +951,20 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
  * on the entity's port into the start plane and on that plane; COPY and
  * FILL cross no plane and count nothing.
  *
- * Context: process context, may sleep; no ubfab lock held.
+ * Context: process context, may sleep; no ubfab lock held but the queue's
+ * run_lock, which guards @cache.
  * Return: enum ubfab_cqe_status.
  */
 u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
-		       u32 *plane_cursor, u64 *result, u32 *bytes)
+		       struct ubfab_xfer_cache *cache, u64 *result, u32 *bytes)
 {
 	struct ubfab_xfer x = {
 		.file = file,
 		.fabric = file->entity->fabric,
+		.cache = cache,
 	};
-	u32 start = *plane_cursor % x.fabric->topo.planes;
+	u32 planes = x.fabric->topo.planes;
+	u32 start = cache->plane_cursor < planes ? cache->plane_cursor : 0;
 	bool remote = false;
 	u16 status;
 
@@ -722,7 +976,7 @@ u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
 	case UBFAB_OP_WRITE_NOTIFY:
 	case UBFAB_OP_ATOMIC:
 		remote = true;
-		*plane_cursor = (start + 1) % x.fabric->topo.planes;
+		cache->plane_cursor = start + 1 < planes ? start + 1 : 0;
 		if (!ubfab_xfer_entry_ok(sqe))
 			status = UBFAB_CQE_BAD_ENTRY;
 		else if (sqe->opcode == UBFAB_OP_ATOMIC)
@@ -751,6 +1005,16 @@ u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
 	}
 	*bytes = x.moved;
 	return status;
+}
+
+/**
+ * ubfab_xfer_cache_fini() - drop what a queue's translation cache holds
+ * @cache: the cache of a queue that runs no more
+ */
+void ubfab_xfer_cache_fini(struct ubfab_xfer_cache *cache)
+{
+	if (cache->imp_win)
+		ubfab_window_put(cache->imp_win);
 }
 
 /**

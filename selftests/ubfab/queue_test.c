@@ -1048,6 +1048,99 @@ TEST_F(queue, revoked)
 	ubfab_unmap(addr, PAGE);
 }
 
+/*
+ * What a queue's engine remembers of the last import, allocation and pages
+ * it used must not outlive them: an import dropped and another made under
+ * the same number, an allocation freed and another made at the same
+ * offset, are each seen at once, with their own memory.
+ */
+TEST_F(queue, translation_cache)
+{
+	uint64_t off2, off3, loff;
+	struct ubfab_import imp2, imp3;
+	struct ubfab_cqe cqe[1];
+	char *seg2, *seg3, *l;
+	uint32_t tid2, tid3;
+	void *addr;
+
+	/* an import goes; the next one takes its number */
+	ASSERT_EQ(0, ubfab_dev_alloc(self->exp, PAGE, &off2));
+	ASSERT_EQ(0, ubfab_dev_alloc(self->exp, PAGE, &off3));
+	ASSERT_EQ(0, ubfab_dev_map(self->exp, off2, PAGE,
+				   PROT_READ | PROT_WRITE, &addr));
+	seg2 = addr;
+	ASSERT_EQ(0, ubfab_dev_map(self->exp, off3, PAGE,
+				   PROT_READ | PROT_WRITE, &addr));
+	seg3 = addr;
+	ASSERT_EQ(0, ubfab_dev_export(self->exp, off2, PAGE, RWA, TOKEN,
+				      &tid2));
+	ASSERT_EQ(0, ubfab_dev_export(self->exp, off3, PAGE, RWA, TOKEN,
+				      &tid3));
+	ASSERT_EQ(0, ubfab_dev_import(self->npu1, ubfab_dev_eid(self->exp),
+				      tid2, TOKEN, RWA, &imp2));
+	fill_pat(self->loc, 64, 1);
+	ubfab_prep_write(GET_SQE(self->q), LOC(0),
+			 ubfab_import_addr(&imp2, 0), 64);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ(-1, check_pat(seg2, 64, 1));
+
+	ASSERT_EQ(0, ubfab_dev_unimport(self->npu1, imp2.mmap_offset));
+	ubfab_prep_write(GET_SQE(self->q), LOC(0),
+			 ubfab_import_addr(&imp2, 0), 64);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_NO_IMPORT, cqe[0].status);
+	EXPECT_EQ(0, ubfab_queue_reset(self->q));
+
+	ASSERT_EQ(0, ubfab_dev_import(self->npu1, ubfab_dev_eid(self->exp),
+				      tid3, TOKEN, RWA, &imp3));
+	/* the point of the test: the very address names another segment */
+	ASSERT_EQ(imp2.mmap_offset, imp3.mmap_offset);
+	fill_pat(self->loc, 64, 2);
+	ubfab_prep_write(GET_SQE(self->q), LOC(0),
+			 ubfab_import_addr(&imp3, 0), 64);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ(-1, check_pat(seg3, 64, 2));
+	EXPECT_EQ(-1, check_pat(seg2, 64, 1));
+
+	/* an allocation goes; the next one takes its place */
+	ASSERT_EQ(0, ubfab_dev_alloc(self->npu1, PAGE, &loff));
+	ASSERT_EQ(0, ubfab_dev_map(self->npu1, loff, PAGE,
+				   PROT_READ | PROT_WRITE, &addr));
+	fill_pat(addr, 64, 3);
+	ubfab_prep_write(GET_SQE(self->q), loff, REM(0), 64);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ(-1, check_pat(self->seg, 64, 3));
+	ubfab_unmap(addr, PAGE);
+	ASSERT_EQ(0, ubfab_dev_free(self->npu1, loff));
+	ubfab_prep_write(GET_SQE(self->q), loff, REM(0), 64);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_LOCAL_RANGE, cqe[0].status);
+	EXPECT_EQ(0, ubfab_queue_reset(self->q));
+
+	ASSERT_EQ(0, ubfab_dev_alloc(self->npu1, PAGE, &off2));
+	ASSERT_EQ(loff, off2);
+	/* its memory is new: zeros go out, not the old page's bytes */
+	ubfab_prep_write(GET_SQE(self->q), loff, REM(0), 64);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ(-1, check_byte(self->seg, 64, 0));
+	/* and what comes in lands in it */
+	fill_pat(self->seg + PAGE, 64, 4);
+	ubfab_prep_read(GET_SQE(self->q), loff, REM(PAGE), 64);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	ASSERT_EQ(0, ubfab_dev_map(self->npu1, loff, PAGE,
+				   PROT_READ | PROT_WRITE, &addr));
+	l = addr;
+	EXPECT_EQ(-1, check_pat(l, 64, 4));
+	ubfab_unmap(addr, PAGE);
+	ubfab_unmap(seg2, PAGE);
+	ubfab_unmap(seg3, PAGE);
+}
+
 /* Sum of the counters of every port of @eid, or of every plane (UBFAB_EID_ANY). */
 static int stats_sum(struct ubfab_nl *nl, uint32_t eid, uint32_t planes,
 		     struct ubfab_stats *per_plane, struct ubfab_stats *sum)
