@@ -301,12 +301,14 @@ struct ubfab_xfer_page {
  * @plane_cursor: the plane the next remote entry starts from, below the
  *	fabric's plane count
  * @imports_gen: the file's @imports_gen when @imp_win was resolved
- * @imp_id: the import @imp_win belongs to
+ * @imp_base: the import's address, as queue entries name it
+ * @imp_size: its bytes
+ * @imp_addr: its first byte in its owner's memory
  * @imp_rights: its rights
  * @imp_win: its window, referenced, or NULL (nothing cached)
- * @local_gen: the entity's @mem_gen when @local_first was found
- * @local_first: first page of the allocation last found, or 0 ...
- * @local_npages: ... and its pages; 0: nothing cached
+ * @local_gen: the entity's @mem_gen when @local_start was found
+ * @local_start: first byte of the allocation last found ...
+ * @local_end: ... and the byte after it; equal: nothing cached
  * @local_win: that allocation's window
  * @lpage: the local page used last
  * @rpage: the remote page used last
@@ -320,12 +322,14 @@ struct ubfab_xfer_page {
 struct ubfab_xfer_cache {
 	u32 plane_cursor;
 	u64 imports_gen;
-	u32 imp_id;
+	u64 imp_base;
+	u64 imp_size;
+	u64 imp_addr;
 	u32 imp_rights;
 	struct ubfab_window *imp_win;
 	u64 local_gen;
-	pgoff_t local_first;
-	pgoff_t local_npages;
+	u64 local_start;
+	u64 local_end;
 	struct ubfab_window *local_win;
 	struct ubfab_xfer_page lpage;
 	struct ubfab_xfer_page rpage;
