@@ -401,34 +401,56 @@ static u16 ubfab_xfer_get_remote(struct ubfab_xfer *x, u64 raddr, u32 len,
 }
 
 /*
- * Take a reference on each page under [@addr, @addr + @len) of @win's
- * owner into @pages. A destination (@alloc) gets its untouched pages
- * allocated; a source leaves them NULL, to read as zeros.
- * Context: @win->owner->mem_lock held shared, @win not revoked.
- * Return: OK, or NOMEM with no reference held.
+ * The pages under [@addr, @addr + @len) of @win's owner, into @pages, in
+ * one walk of the owner's xarray. A destination (@alloc) gets its
+ * untouched pages allocated; a source leaves them NULL, to read as zeros.
+ * Context: @win->owner->mem_lock held shared, @win not revoked; the pages
+ * stay the owner's while it is held (a page another reader inserts
+ * meanwhile may be missed: it is a zero page then, and a source reads it
+ * as zeros; a destination finds it through ubfab_mem_page()).
+ * Return: OK, or NOMEM.
+ */
+static u16 ubfab_xfer_find_pages(struct ubfab_window *win, u64 addr, u32 len,
+				 bool alloc, struct page **pages)
+{
+	u32 i, n = ubfab_xfer_npages(addr, len);
+	pgoff_t first = addr >> PAGE_SHIFT;
+	XA_STATE(xas, &win->owner->pages, first);
+	struct page *page;
+
+	memset(pages, 0, n * sizeof(*pages));
+	rcu_read_lock();
+	xas_for_each(&xas, page, first + n - 1) {
+		if (xas_retry(&xas, page))
+			continue;
+		pages[xas.xa_index - first] = page;
+	}
+	rcu_read_unlock();
+	for (i = 0; alloc && i < n; i++) {
+		if (!pages[i])
+			pages[i] = ubfab_mem_page(win, first + i);
+		if (!pages[i])
+			return UBFAB_CQE_NOMEM;
+	}
+	return UBFAB_CQE_OK;
+}
+
+/*
+ * ubfab_xfer_find_pages(), and a reference on each page found, so that
+ * they outlive the lock.
  */
 static u16 ubfab_xfer_get_pages(struct ubfab_window *win, u64 addr, u32 len,
 				bool alloc, struct page **pages)
 {
 	u32 i, n = ubfab_xfer_npages(addr, len);
-	pgoff_t first = addr >> PAGE_SHIFT;
+	u16 status;
 
-	for (i = 0; i < n; i++) {
-		if (alloc)
-			pages[i] = ubfab_mem_page(win, first + i);
-		else
-			pages[i] = xa_load(&win->owner->pages, first + i);
+	status = ubfab_xfer_find_pages(win, addr, len, alloc, pages);
+	for (i = 0; !status && i < n; i++) {
 		if (pages[i])
 			get_page(pages[i]);
-		else if (alloc)
-			goto err_put_pages;
 	}
-	return UBFAB_CQE_OK;
-
-err_put_pages:
-	while (i--)
-		put_page(pages[i]);
-	return UBFAB_CQE_NOMEM;
+	return status;
 }
 
 static void ubfab_xfer_put_pages(struct page **pages, u64 addr, u32 len)
@@ -514,14 +536,11 @@ static u16 ubfab_xfer_chunk(struct ubfab_xfer *x, u64 local,
 	if (rwin->revoked)
 		status = UBFAB_CQE_REVOKED;
 	else
-		status = ubfab_xfer_get_pages(rwin, raddr, len, write, rpages);
-	if (!status) {
-		if (write)
-			ubfab_xfer_copy(rpages, raddr, lpages, local, len, 0);
-		else
-			ubfab_xfer_copy(lpages, local, rpages, raddr, len, 0);
-		ubfab_xfer_put_pages(rpages, raddr, len);
-	}
+		status = ubfab_xfer_find_pages(rwin, raddr, len, write, rpages);
+	if (!status && write)
+		ubfab_xfer_copy(rpages, raddr, lpages, local, len, 0);
+	else if (!status)
+		ubfab_xfer_copy(lpages, local, rpages, raddr, len, 0);
 	up_read(&rwin->owner->mem_lock);
 
 	ubfab_xfer_put_pages(lpages, local, len);
@@ -882,17 +901,15 @@ static u16 ubfab_xfer_local_chunk(struct ubfab_xfer *x, u64 dst,
 		swin = ubfab_xfer_local_win(x, *src, len);
 	if (!dwin || (src && !swin))
 		goto out_unlock;
-	status = ubfab_xfer_get_pages(dwin, dst, len, true, dpages);
+	status = ubfab_xfer_find_pages(dwin, dst, len, true, dpages);
 	if (status)
 		goto out_unlock;
 	if (src) {
-		ubfab_xfer_get_pages(swin, *src, len, false, spages);
+		ubfab_xfer_find_pages(swin, *src, len, false, spages);
 		ubfab_xfer_copy(dpages, dst, spages, *src, len, 0);
-		ubfab_xfer_put_pages(spages, *src, len);
 	} else {
 		ubfab_xfer_copy(dpages, dst, NULL, 0, len, fill);
 	}
-	ubfab_xfer_put_pages(dpages, dst, len);
 out_unlock:
 	up_read(&entity->mem_lock);
 	return status;
