@@ -315,9 +315,12 @@ struct ubfab_xfer_page {
  * @bounce: staging for transfers of at most UBFAB_XFER_INLINE bytes
  *
  * Each cached fact holds while the generation it was read under is
- * unchanged; the data path compares them with the entity's mem_lock held
- * shared (the generations change with it held exclusive), so nothing in
- * the cache is used after what it names is gone.
+ * unchanged. The data path touches cached allocations and pages only after
+ * comparing mem_gen with the entity's mem_lock held shared (it changes
+ * with the lock held exclusive); it compares imports_gen with READ_ONCE(),
+ * which is enough because the cache holds its own reference on the
+ * import's window and revocation is read under the owner's mem_lock. So
+ * nothing in the cache is used after what it names is gone.
  */
 struct ubfab_xfer_cache {
 	u32 plane_cursor;
