@@ -130,15 +130,16 @@ static int copy_sample(struct bench *b, const void *arg, double *values)
  * Sets up the copies: a source and an anonymous destination, both
  * written once so that they are backed, and the peer window: the exporter
  * allocates and exports COPY_REGION, the importer imports and maps it.
+ * All three are mapped apart (map_apart()).
  */
 static int copy_setup(struct bench *b)
 {
-	uint64_t length;
+	struct ubfab_import imp;
 	uint32_t token_id;
 	int err;
 
-	b->mem->src = map_anon(COPY_REGION);
-	b->mem->anon = b->mem->src ? map_anon(COPY_REGION) : NULL;
+	b->mem->src = map_apart(COPY_REGION, -1, 0);
+	b->mem->anon = b->mem->src ? map_apart(COPY_REGION, -1, 0) : NULL;
 	if (!b->mem->anon) {
 		err = -errno;
 		fail("mmap of anonymous memory", err);
@@ -158,14 +159,8 @@ static int copy_setup(struct bench *b)
 		fail("export", err);
 		return err;
 	}
-	err = ubfab_dev_import_map(b->importer, ubfab_dev_eid(b->exporter),
-				   token_id, TOKEN_VALUE, RIGHTS_RW, PROT_RW,
-				   (void **)&b->mem->window, &length);
-	if (err) {
-		fail("import and map of the peer window", err);
-		return err;
-	}
-	return 0;
+	return import_and_map(b, token_id, true, &imp,
+			      (void **)&b->mem->window);
 }
 
 /* The copies went to the exporter's pages: its own mapping shows them. */
@@ -260,7 +255,7 @@ static int touch_map_entity(struct bench *b, enum touch_kind kind,
 		if (err)
 			fail("export", err);
 		else
-			err = import_and_map(b, token_id, &imp,
+			err = import_and_map(b, token_id, false, &imp,
 					     (void **)&a->p);
 		if (!err)
 			a->mmap_offset = imp.mmap_offset;
@@ -377,7 +372,7 @@ static int cycle_sample(struct bench *b, const void *arg, double *values)
 
 	t0 = now_ns();
 	for (i = 0; i < CYCLES; i++) {
-		err = import_and_map(b, token_id, &imp, &p);
+		err = import_and_map(b, token_id, false, &imp, &p);
 		if (err)
 			return err;
 		ubfab_unmap(p, imp.length);

@@ -19,7 +19,8 @@
 /*
  * The memory: QREGION bytes of the importer (local) and a segment of
  * QREGION bytes of the exporter, imported and mapped by the importer (the
- * window), so that memcpy moves between the very pages the queue does.
+ * window, both mapped apart), so that memcpy moves between the very
+ * pages the queue does.
  */
 #define QREGION		(16 * MiB)
 /* Queues: SQ depth (the CQ is twice as deep), polling time when idle. */
@@ -34,7 +35,8 @@
  * queue over slices of BW_TURN_BLOCKS blocks (at most BW_SLICE bytes, at
  * least one block) until a repetition has lasted BW_MIN_NS or made
  * MEDIAN_MAX pairs. The queue posts BW_BATCH entries a doorbell (the
- * engine's round budget).
+ * engine's round budget); a slice of half the region keeps several large
+ * blocks in flight, as a bandwidth test should.
  */
 static const size_t bw_blocks[] = {
 	64, 256, 1 * KiB, 4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 1 * MiB,
@@ -43,7 +45,7 @@ static const size_t bw_blocks[] = {
 
 #define NR_BW_BLOCKS	ARRAY_SIZE(bw_blocks)
 #define BW_TURN_BLOCKS	256
-#define BW_SLICE	(1 * MiB)
+#define BW_SLICE	(8 * MiB)
 #define BW_MIN_NS	100000000ULL
 #define BW_BATCH	64
 
@@ -536,12 +538,12 @@ static int queue_setup(struct bench *b)
 		fail("alloc of the importer's local range", err);
 		return err;
 	}
-	err = ubfab_dev_map(b->importer, qb->loc_off, QREGION, PROT_RW, &p);
-	if (err) {
+	qb->loc = map_apart(QREGION, ubfab_dev_fd(b->importer), qb->loc_off);
+	if (!qb->loc) {
+		err = -errno;
 		fail("map of the importer's local range", err);
 		return err;
 	}
-	qb->loc = p;
 	err = ubfab_dev_alloc(b->exporter, QREGION, &qb->seg_off);
 	if (err) {
 		fail("alloc of the exported range", err);
@@ -553,7 +555,7 @@ static int queue_setup(struct bench *b)
 		fail("export", err);
 		return err;
 	}
-	err = import_and_map(b, token_id, &qb->imp, &p);
+	err = import_and_map(b, token_id, true, &qb->imp, &p);
 	if (err)
 		return err;
 	qb->window = p;

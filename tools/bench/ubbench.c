@@ -183,10 +183,57 @@ void *map_anon(size_t length)
 }
 
 /*
- * Imports the segment @token_id of the exporter into the importer and maps
- * it; on success the caller unmaps *addr and unimports *imp.
+ * The buffers copies move between are mapped apart: each at its own page
+ * offset modulo APART_PAGES pages. Under QEMU TCG the emulated TLB is
+ * direct-mapped (an entry per page number modulo its size, a power of
+ * two that grows and shrinks with use): two buffers a multiple of its
+ * reach apart, as two adjacent 16 MiB mappings can be, share its entries
+ * page for page, and a copy between them misses on every access, up to
+ * ten times slower; whether they are depends on the holes earlier
+ * mappings left. Offsets that differ by fewer than APART_PAGES pages keep
+ * any two buffers' distance off every multiple of APART_PAGES pages, so
+ * off every multiple of the TLB's reach.
  */
-int import_and_map(struct bench *b, uint32_t token_id,
+#define APART_PAGES	64
+
+/*
+ * map_apart() - map @length bytes of @fd at @offset (MAP_SHARED), or with
+ * @fd -1 anonymous memory, read-write and apart from the buffers mapped
+ * before. Returns the address, or NULL with errno set.
+ */
+void *map_apart(size_t length, int fd, uint64_t offset)
+{
+	static unsigned int next;
+	size_t page = sysconf(_SC_PAGESIZE), align = APART_PAGES * page;
+	size_t span = length + 2 * align;
+	int flags = fd < 0 ? MAP_PRIVATE | MAP_ANONYMOUS : MAP_SHARED;
+	char *span_start, *start, *p;
+
+	/* Reserve room to place it at offset next modulo APART_PAGES. */
+	span_start = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+	if (span_start == MAP_FAILED)
+		return NULL;
+	start = (char *)(((uintptr_t)span_start + align - 1) & ~(align - 1));
+	start += next++ % APART_PAGES * page;
+	p = mmap(start, length, PROT_RW, flags | MAP_FIXED, fd, offset);
+	if (p == MAP_FAILED) {
+		munmap(span_start, span);
+		return NULL;
+	}
+	/* What is left of the reservation, either side of it. */
+	if (start > span_start)
+		munmap(span_start, start - span_start);
+	munmap(start + length, span_start + span - (start + length));
+	return p;
+}
+
+/*
+ * Imports the segment @token_id of the exporter into the importer and maps
+ * it (@apart: with map_apart()); on success the caller unmaps *addr and
+ * unimports *imp.
+ */
+int import_and_map(struct bench *b, uint32_t token_id, bool apart,
 		   struct ubfab_import *imp, void **addr)
 {
 	int err;
@@ -197,8 +244,14 @@ int import_and_map(struct bench *b, uint32_t token_id,
 		fail("import", err);
 		return err;
 	}
-	err = ubfab_dev_map(b->importer, imp->mmap_offset, imp->length,
-			    PROT_RW, addr);
+	if (apart) {
+		*addr = map_apart(imp->length, ubfab_dev_fd(b->importer),
+				  imp->mmap_offset);
+		err = *addr ? 0 : -errno;
+	} else {
+		err = ubfab_dev_map(b->importer, imp->mmap_offset,
+				    imp->length, PROT_RW, addr);
+	}
 	if (err) {
 		fail("map of an import", err);
 		ubfab_dev_unimport(b->importer, imp->mmap_offset);

@@ -8,6 +8,7 @@
 #ifndef UBBENCH_H
 #define UBBENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -66,7 +67,8 @@ int measure(struct bench *b, sample_fn fn, const void *arg,
 	    struct figure **figs, unsigned int nr);
 uint64_t copy_slice(char *dst, const char *src, size_t length, size_t block);
 void *map_anon(size_t length);
-int import_and_map(struct bench *b, uint32_t token_id,
+void *map_apart(size_t length, int fd, uint64_t offset);
+int import_and_map(struct bench *b, uint32_t token_id, bool apart,
 		   struct ubfab_import *imp, void **addr);
 void size_name(size_t bytes, char *buf, size_t len);
 void json_figure(FILE *f, const char *key, const struct figure *fig,
