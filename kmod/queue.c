@@ -38,8 +38,9 @@
  *    the shared ones, and masks every index before use.
  *
  * Locking: @run_lock → (ubfab_xfer_execute()'s locks: imports_lock,
- * mem_lock) → the entity file's @queues_lock (a spinlock, taken by
- * EVENT_RECORD to kick waiting queues) → the workqueue's own locks.
+ * then one or two mem_locks, in eid order) → the entity file's
+ * @queues_lock (a spinlock, taken by EVENT_RECORD to kick waiting
+ * queues) → the workqueue's own locks.
  */
 #include <linux/anon_inodes.h>
 #include <linux/eventfd.h>

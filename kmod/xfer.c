@@ -11,32 +11,34 @@
  *
  * Locking. Pages are touched only through the owner's @pages with the
  * owner's mem_lock held shared (revocation frees them with it held
- * exclusive), and this file never holds two mem_locks at once, not even
- * of one entity (a loopback import), since they share a lock class. A
- * remote transfer is cut into chunks of at most UBFAB_PLANE_CHUNK bytes;
- * for each chunk:
+ * exclusive). A remote transfer is cut into chunks of at most
+ * UBFAB_PLANE_CHUNK bytes; for each chunk, this file takes both entities'
+ * mem_locks shared, in the order of their eids (one lock for a loopback
+ * import), then:
  *
- *   1. under the local mem_lock shared: find the allocation holding the
- *      local range (LOCAL_RANGE when it is gone, e.g. freed by another
- *      thread), take a reference on each of its pages (get_page()),
- *      allocating them if they are the destination; drop the lock.
- *   2. under the remote owner's mem_lock shared: check the import's window
- *      is not revoked (REVOKED otherwise: the exporter's old pages are
- *      never touched once revoked), resolve its pages and copy. Drop it.
- *   3. put the local pages. A local page freed meanwhile lives on until
- *      this put, so the copy never touches memory someone else owns.
+ *   1. finds the allocation holding the local range (LOCAL_RANGE when it
+ *      is gone, e.g. freed by another thread);
+ *   2. checks the import's window is not revoked (REVOKED otherwise: the
+ *      exporter's old pages are never touched once revoked);
+ *   3. copies page by page, walking both owners' xarrays as it goes
+ *      (ubfab_xfer_move()), allocating destination pages on first touch
+ *      (NOMEM stops it at the page that could not be allocated).
  *
- * COPY and FILL take only the local mem_lock shared for each chunk. The
- * lock is dropped and cond_resched() called between chunks, so a transfer
- * of UBFAB_SQE_MAX_LENGTH bytes holds no lock long. Untouched source pages
- * read as zeros and are not allocated.
+ * The fixed order is what makes holding two of them safe: they share a
+ * lock class, and a reader that waits behind a writer on one lock while
+ * holding another could close a cycle only with a reader that took them
+ * the other way round. Nothing takes a mem_lock exclusive while holding
+ * another one. COPY and FILL take only the local mem_lock shared for each
+ * chunk. The locks are dropped and cond_resched() called between chunks,
+ * so a transfer of UBFAB_SQE_MAX_LENGTH bytes holds no lock long.
+ * Untouched source pages read as zeros and are not allocated.
  *
  * A WRITE or READ of at most UBFAB_XFER_INLINE bytes goes through the
  * queue's bounce buffer instead: the source is copied into it under its
- * owner's mem_lock, then out of it under the other's, so no page reference
- * is needed. That is the path of small messages, whose rate is the cost
- * of the checks alone; its helpers are __always_inline, as their calls
- * were a fifth of its instructions.
+ * owner's mem_lock, then out of it under the other's, one lock at a time.
+ * That is the path of small messages, whose rate is the cost of the
+ * checks alone; its helpers are __always_inline, as their calls were a
+ * fifth of its instructions.
  *
  * The translation cache. Each queue remembers (struct ubfab_xfer_cache)
  * the import it resolved last, the allocation it found last, and the page
@@ -75,9 +77,6 @@
 #include <linux/sched.h>
 
 #include "ubfab.h"
-
-/* Most pages a chunk of UBFAB_PLANE_CHUNK bytes at any offset touches. */
-#define UBFAB_XFER_PAGES	(DIV_ROUND_UP(UBFAB_PLANE_CHUNK, PAGE_SIZE) + 1)
 
 /* Fields of struct ubfab_sqe that an opcode uses; the others must be 0. */
 #define UBFAB_XFER_LENGTH	BIT(0)
@@ -400,87 +399,72 @@ static u16 ubfab_xfer_get_remote(struct ubfab_xfer *x, u64 raddr, u32 len,
 	return UBFAB_CQE_OK;
 }
 
-/*
- * The pages under [@addr, @addr + @len) of @win's owner, into @pages, in
- * one walk of the owner's xarray. A destination (@alloc) gets its
- * untouched pages allocated; a source leaves them NULL, to read as zeros.
- * Context: @win->owner->mem_lock held shared, @win not revoked; the pages
- * stay the owner's while it is held (a page another reader inserts
- * meanwhile may be missed: it is a zero page then, and a source reads it
- * as zeros; a destination finds it through ubfab_mem_page()).
- * Return: OK, or NOMEM.
- */
-static u16 ubfab_xfer_find_pages(struct ubfab_window *win, u64 addr, u32 len,
-				 bool alloc, struct page **pages)
+/* The next page of @xas's xarray, from its index on; NULL if untouched. */
+static __always_inline struct page *ubfab_xfer_next_page(struct xa_state *xas)
 {
-	u32 i, n = ubfab_xfer_npages(addr, len);
-	pgoff_t first = addr >> PAGE_SHIFT;
-	XA_STATE(xas, &win->owner->pages, first);
 	struct page *page;
 
-	memset(pages, 0, n * sizeof(*pages));
+	do {
+		page = xas_next(xas);
+	} while (xas_retry(xas, page));
+	return page;
+}
+
+/*
+ * Copy @len bytes to [@daddr, @daddr + @len) of @dwin's owner from
+ * [@saddr, @saddr + @len) of @swin's owner, or, with @swin NULL, fill them
+ * with the byte @fill; one walk of each owner's xarray, page by page as
+ * the copy goes. Untouched source pages read as zeros; untouched
+ * destination pages are allocated, outside the RCU read section.
+ * Context: both owners' mem_lock held shared (one lock for one owner) and
+ * neither window revoked: the pages stay their owners' while the locks
+ * are held. A page another reader inserts meanwhile may be missed: a
+ * source reads it as zeros, a destination finds it through
+ * ubfab_mem_page().
+ * Return: OK, or NOMEM at the first destination page that could not be
+ * allocated; *@moved gets the bytes written before it.
+ */
+static u16 ubfab_xfer_move(struct ubfab_window *dwin, u64 daddr,
+			   struct ubfab_window *swin, u64 saddr, u32 len,
+			   int fill, u32 *moved)
+{
+	/* the pages in use on each side, by index in their owner's memory */
+	pgoff_t didx = daddr >> PAGE_SHIFT, sidx = saddr >> PAGE_SHIFT;
+	XA_STATE(dxas, &dwin->owner->pages, didx);
+	XA_STATE(sxas, swin ? &swin->owner->pages : NULL, sidx);
+	u32 doff = offset_in_page(daddr), done = 0, n;
+	/* a fill keeps its source offset on the destination's */
+	u32 soff = swin ? offset_in_page(saddr) : doff;
+	struct page *dpage, *spage = NULL;
+	u16 status = UBFAB_CQE_OK;
+	void *d, *s;
+
 	rcu_read_lock();
-	xas_for_each(&xas, page, first + n - 1) {
-		if (xas_retry(&xas, page))
-			continue;
-		pages[xas.xa_index - first] = page;
-	}
-	rcu_read_unlock();
-	for (i = 0; alloc && i < n; i++) {
-		if (!pages[i])
-			pages[i] = ubfab_mem_page(win, first + i);
-		if (!pages[i])
-			return UBFAB_CQE_NOMEM;
-	}
-	return UBFAB_CQE_OK;
-}
-
-/*
- * ubfab_xfer_find_pages(), and a reference on each page found, so that
- * they outlive the lock.
- */
-static u16 ubfab_xfer_get_pages(struct ubfab_window *win, u64 addr, u32 len,
-				bool alloc, struct page **pages)
-{
-	u32 i, n = ubfab_xfer_npages(addr, len);
-	u16 status;
-
-	status = ubfab_xfer_find_pages(win, addr, len, alloc, pages);
-	for (i = 0; !status && i < n; i++) {
-		if (pages[i])
-			get_page(pages[i]);
-	}
-	return status;
-}
-
-static void ubfab_xfer_put_pages(struct page **pages, u64 addr, u32 len)
-{
-	u32 i, n = ubfab_xfer_npages(addr, len);
-
-	for (i = 0; i < n; i++) {
-		if (pages[i])
-			put_page(pages[i]);
-	}
-}
-
-/*
- * Copy @len bytes from the pages @src of the range at @saddr to the pages
- * @dst of the range at @daddr; a NULL source page reads as zeros. With
- * @src NULL, fill with the byte @fill instead.
- */
-static void ubfab_xfer_copy(struct page **dst, u64 daddr, struct page **src,
-			    u64 saddr, u32 len, int fill)
-{
-	u32 doff = offset_in_page(daddr), soff = offset_in_page(saddr);
-	u32 n;
-
-	while (len) {
-		void *d = kmap_local_page(*dst);
-
-		n = min_t(u32, len, PAGE_SIZE - max(doff, soff));
-		if (src && *src) {
-			void *s = kmap_local_page(*src);
-
+	dpage = ubfab_xfer_next_page(&dxas);
+	if (swin)
+		spage = ubfab_xfer_next_page(&sxas);
+	while (done < len) {
+		if (!dpage) {
+			/*
+			 * Allocating sleeps: each walk starts again from the
+			 * top at the page after the one in use (not
+			 * xas_pause(), which skips an empty subtree whole).
+			 */
+			xas_set(&dxas, didx + 1);
+			if (swin)
+				xas_set(&sxas, sidx + 1);
+			rcu_read_unlock();
+			dpage = ubfab_mem_page(dwin, didx);
+			rcu_read_lock();
+			if (!dpage) {
+				status = UBFAB_CQE_NOMEM;
+				break;
+			}
+		}
+		n = min_t(u32, len - done, PAGE_SIZE - max(doff, soff));
+		d = kmap_local_page(dpage);
+		if (spage) {
+			s = kmap_local_page(spage);
 			/* whole pages: the architecture's page copy */
 			if (n == PAGE_SIZE)
 				copy_page(d, s);
@@ -488,62 +472,84 @@ static void ubfab_xfer_copy(struct page **dst, u64 daddr, struct page **src,
 				memcpy(d + doff, s + soff, n);
 			kunmap_local(s);
 		} else {
-			memset(d + doff, src ? 0 : fill, n);
+			memset(d + doff, swin ? 0 : fill, n);
 		}
 		kunmap_local(d);
-		flush_dcache_page(*dst);
+		flush_dcache_page(dpage);
 
-		len -= n;
+		done += n;
 		doff += n;
 		soff += n;
+		if (done == len)
+			break;
 		if (doff == PAGE_SIZE) {
 			doff = 0;
-			dst++;
+			didx++;
+			dpage = ubfab_xfer_next_page(&dxas);
 		}
 		if (soff == PAGE_SIZE) {
 			soff = 0;
-			if (src)
-				src++;
+			sidx++;
+			if (swin)
+				spage = ubfab_xfer_next_page(&sxas);
 		}
 	}
+	rcu_read_unlock();
+	*moved = done;
+	return status;
+}
+
+/*
+ * Take the mem_locks of @a and @b shared, in the order of their eids, or
+ * the one lock once when they are one entity (a loopback import).
+ */
+static void ubfab_xfer_lock_two(struct ubfab_entity *a, struct ubfab_entity *b)
+{
+	if (a == b) {
+		down_read(&a->mem_lock);
+		return;
+	}
+	if (a->eid > b->eid)
+		swap(a, b);
+	down_read(&a->mem_lock);
+	down_read_nested(&b->mem_lock, SINGLE_DEPTH_NESTING);
+}
+
+static void ubfab_xfer_unlock_two(struct ubfab_entity *a,
+				  struct ubfab_entity *b)
+{
+	if (a != b)
+		up_read(&b->mem_lock);
+	up_read(&a->mem_lock);
 }
 
 /*
  * Move one chunk between the local range at @local and the remote one at
- * @raddr of @r's window: to the remote side if @write, else from it.
+ * @raddr of @rwin: to the remote side if @write, else from it; *@moved
+ * gets the bytes written.
  */
 static u16 ubfab_xfer_chunk(struct ubfab_xfer *x, u64 local,
 			    struct ubfab_window *rwin, u64 raddr, u32 len,
-			    bool write)
+			    bool write, u32 *moved)
 {
-	struct page *lpages[UBFAB_XFER_PAGES], *rpages[UBFAB_XFER_PAGES];
 	struct ubfab_entity *entity = x->file->entity;
 	struct ubfab_window *lwin;
 	u16 status;
 
-	down_read(&entity->mem_lock);
+	*moved = 0;
+	ubfab_xfer_lock_two(entity, rwin->owner);
 	lwin = ubfab_xfer_local_win(x, local, len);
-	if (lwin)
-		status = ubfab_xfer_get_pages(lwin, local, len, !write,
-					      lpages);
-	else
+	if (!lwin)
 		status = UBFAB_CQE_LOCAL_RANGE;
-	up_read(&entity->mem_lock);
-	if (status)
-		return status;
-
-	down_read(&rwin->owner->mem_lock);
-	if (rwin->revoked)
+	else if (rwin->revoked)
 		status = UBFAB_CQE_REVOKED;
+	else if (write)
+		status = ubfab_xfer_move(rwin, raddr, lwin, local, len, 0,
+					 moved);
 	else
-		status = ubfab_xfer_find_pages(rwin, raddr, len, write, rpages);
-	if (!status && write)
-		ubfab_xfer_copy(rpages, raddr, lpages, local, len, 0);
-	else if (!status)
-		ubfab_xfer_copy(lpages, local, rpages, raddr, len, 0);
-	up_read(&rwin->owner->mem_lock);
-
-	ubfab_xfer_put_pages(lpages, local, len);
+		status = ubfab_xfer_move(lwin, local, rwin, raddr, len, 0,
+					 moved);
+	ubfab_xfer_unlock_two(entity, rwin->owner);
 	return status;
 }
 
@@ -553,10 +559,10 @@ static u16 ubfab_xfer_data(struct ubfab_xfer *x, u64 local,
 			   bool write)
 {
 	struct ubfab_entity *entity = x->file->entity, *peer = r->win->owner;
-	u32 len, plane;
+	u32 len, plane, done;
 	u16 status;
 
-	for (; x->moved < length; x->moved += len) {
+	while (x->moved < length) {
 		if (x->moved)
 			cond_resched();
 		len = ubfab_xfer_chunk_len(length, x->moved);
@@ -564,7 +570,9 @@ static u16 ubfab_xfer_data(struct ubfab_xfer *x, u64 local,
 		if (plane == UBFAB_XFER_NO_PLANE)
 			return UBFAB_CQE_NO_ROUTE;
 		status = ubfab_xfer_chunk(x, local + x->moved, r->win,
-					  r->addr + x->moved, len, write);
+					  r->addr + x->moved, len, write,
+					  &done);
+		x->moved += done;
 		if (status)
 			return status;
 		ubfab_xfer_count(x->fabric, plane, write ? entity : peer,
@@ -885,32 +893,23 @@ static u16 ubfab_xfer_remote_atomic(struct ubfab_xfer *x,
 
 /*
  * One chunk of COPY (from @src) or FILL (@src NULL, with @fill) to @dst,
- * under the local mem_lock.
+ * under the local mem_lock; *@moved gets the bytes written.
  */
 static u16 ubfab_xfer_local_chunk(struct ubfab_xfer *x, u64 dst,
-				  const u64 *src, u32 len, int fill)
+				  const u64 *src, u32 len, int fill, u32 *moved)
 {
-	struct page *dpages[UBFAB_XFER_PAGES], *spages[UBFAB_XFER_PAGES];
 	struct ubfab_entity *entity = x->file->entity;
 	struct ubfab_window *dwin, *swin = NULL;
 	u16 status = UBFAB_CQE_LOCAL_RANGE;
 
+	*moved = 0;
 	down_read(&entity->mem_lock);
 	dwin = ubfab_xfer_local_win(x, dst, len);
 	if (src)
 		swin = ubfab_xfer_local_win(x, *src, len);
-	if (!dwin || (src && !swin))
-		goto out_unlock;
-	status = ubfab_xfer_find_pages(dwin, dst, len, true, dpages);
-	if (status)
-		goto out_unlock;
-	if (src) {
-		ubfab_xfer_find_pages(swin, *src, len, false, spages);
-		ubfab_xfer_copy(dpages, dst, spages, *src, len, 0);
-	} else {
-		ubfab_xfer_copy(dpages, dst, NULL, 0, len, fill);
-	}
-out_unlock:
+	if (dwin && (!src || swin))
+		status = ubfab_xfer_move(dwin, dst, swin, src ? *src : 0, len,
+					 fill, moved);
 	up_read(&entity->mem_lock);
 	return status;
 }
@@ -921,7 +920,7 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
 	bool copy = sqe->opcode == UBFAB_OP_COPY;
 	u64 src = sqe->value;
 	u16 status;
-	u32 len;
+	u32 len, done;
 
 	status = ubfab_xfer_check_local(x, sqe->local, sqe->length);
 	if (!status && copy)
@@ -933,14 +932,15 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
 	    sqe->local < src + sqe->length)
 		return UBFAB_CQE_BAD_ENTRY;
 
-	for (; x->moved < sqe->length; x->moved += len) {
+	while (x->moved < sqe->length) {
 		if (x->moved)
 			cond_resched();
 		len = ubfab_xfer_chunk_len(sqe->length, x->moved);
 		src = sqe->value + x->moved;
 		status = ubfab_xfer_local_chunk(x, sqe->local + x->moved,
 						copy ? &src : NULL, len,
-						sqe->aux);
+						sqe->aux, &done);
+		x->moved += done;
 		if (status)
 			return status;
 	}
@@ -959,7 +959,8 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
  * @result: out: ATOMIC's old value or WRITE_NOTIFY's old notify value;
  *	else 0
  * @bytes: out: data bytes moved, also on failure (a transfer that fails
- *	midway has moved its earlier chunks); 8 for ATOMIC; WRITE_NOTIFY's
+ *	midway has moved its earlier chunks, or with NOMEM what comes
+ *	before the page it could not allocate); 8 for ATOMIC; WRITE_NOTIFY's
  *	notify add is not counted
  *
  * Checks the entry's other fields (UBFAB_CQE_BAD_ENTRY), then its local

@@ -1001,9 +1001,10 @@ static void queue_write_post(struct __test_metadata *_metadata,
  * A WRITE that must allocate the pages it writes, each allocation of the
  * doorbell failing in turn: the entry completes with UBFAB_CQE_NOMEM (or
  * UBFAB_CQE_OK, when the failure is one the kernel retries, as xarray
- * does with a node it could not get without sleeping), the queue resets,
- * and the same WRITE then completes with UBFAB_CQE_OK and every byte in
- * place. The pages of each failed attempt and of each segment go back
+ * does with a node it could not get without sleeping) having written
+ * the pages before the one that failed, as its bytes say; the queue
+ * resets, and the same WRITE then completes with UBFAB_CQE_OK and every
+ * byte in place. The pages of each failed attempt and of each segment go back
  * with the owner's allocation (kmemleak, ubvm -l, sees any that do not).
  */
 TEST_F_TIMEOUT(device, queue_write, 300)
@@ -1042,6 +1043,18 @@ TEST_F_TIMEOUT(device, queue_write, 300)
 			EXPECT_EQ(UBFAB_CQE_NOMEM, wr.status)
 				TH_LOG("WRITE, allocation %lu: status %d", n,
 				       wr.status);
+			/* it stopped at a page; what came before is there */
+			EXPECT_EQ(0, wr.bytes % PAGE);
+			EXPECT_GT(WRITE_LEN, wr.bytes);
+			if (wr.bytes && wr.bytes < WRITE_LEN) {
+				ASSERT_EQ(0, ubfab_dev_map(owner, wr.target,
+							   wr.bytes, PROT_READ,
+							   (void **)&dst));
+				EXPECT_EQ(0, memcmp(src, dst, wr.bytes))
+					TH_LOG("WRITE, allocation %lu: the %u bytes written are not there",
+					       n, wr.bytes);
+				ubfab_unmap(dst, wr.bytes);
+			}
 			ASSERT_EQ(0, ubfab_queue_reset(q));
 			queue_write_post(_metadata, q, local, &wr, self->nth,
 					 0);

@@ -743,7 +743,8 @@ enum ubfab_cqe_status {
  * @model_ns: reserved for the fabric model's completion time; 0 for now
  * @bytes: bytes moved: the entry's length when a data entry succeeds,
  *	8 for ATOMIC (WRITE_NOTIFY's notify add is not counted); when one
- *	fails, the bytes of the chunks it completed before failing
+ *	fails, the bytes it wrote before failing: whole chunks, or with
+ *	UBFAB_CQE_NOMEM up to the page it could not allocate
  * @status: enum ubfab_cqe_status
  * @opcode: the entry's opcode
  * @__reserved: 0
