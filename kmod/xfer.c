@@ -746,8 +746,8 @@ static __always_inline u16 ubfab_xfer_bounce(struct ubfab_xfer_page *pc,
 
 /*
  * WRITE (@write) or READ of at most UBFAB_XFER_INLINE bytes, through the
- * queue's bounce buffer: one section under each side's mem_lock, the
- * translation cache's import, allocation and pages, no page references.
+ * queue's bounce buffer: one section under each side's mem_lock (never
+ * both at once), the translation cache's import, allocation and pages.
  * The checks keep the order of enum ubfab_cqe_status. The source is read
  * into the buffer before the destination is checked, which changes
  * nothing; a READ's destination is found again when it is written, in
