@@ -94,7 +94,11 @@ void ubfab_window_revoke(struct ubfab_window *win,
 			 struct address_space *mapping)
 {
 	lockdep_assert_held_write(&win->owner->mem_lock);
-	win->revoked = true;
+	WRITE_ONCE(win->revoked, true);
+	/* Pairs with ubfab_window_enter(): see there. */
+	smp_mb();
+	/* the copies still inside found the pages before this: they finish */
+	wait_var_event(&win->busy, !atomic_read_acquire(&win->busy));
 	unmap_mapping_range(mapping, (loff_t)win->base << PAGE_SHIFT,
 			    (loff_t)win->npages << PAGE_SHIFT, 1);
 }

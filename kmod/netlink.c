@@ -46,7 +46,7 @@ static const struct genl_multicast_group ubfab_nl_mcgrps[] = {
 typedef int (*ubfab_nl_fill_t)(struct sk_buff *skb, const void *obj);
 
 static int ubfab_nl_put_stats(struct sk_buff *skb, int attr,
-			      const struct ubfab_stats *stats)
+			      const struct ubfab_stats_val *stats)
 {
 	struct nlattr *nest;
 
@@ -54,19 +54,19 @@ static int ubfab_nl_put_stats(struct sk_buff *skb, int attr,
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_u64_64bit(skb, UBFAB_A_STATS_TX_BYTES,
-			      atomic64_read(&stats->tx_bytes),
+			      stats->tx_bytes,
 			      UBFAB_A_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, UBFAB_A_STATS_RX_BYTES,
-			      atomic64_read(&stats->rx_bytes),
+			      stats->rx_bytes,
 			      UBFAB_A_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, UBFAB_A_STATS_TX_OPS,
-			      atomic64_read(&stats->tx_ops),
+			      stats->tx_ops,
 			      UBFAB_A_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, UBFAB_A_STATS_RX_OPS,
-			      atomic64_read(&stats->rx_ops),
+			      stats->rx_ops,
 			      UBFAB_A_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, UBFAB_A_STATS_ERRORS,
-			      atomic64_read(&stats->errors),
+			      stats->errors,
 			      UBFAB_A_STATS_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
@@ -133,17 +133,20 @@ static int ubfab_nl_fill_entity(struct sk_buff *skb, const void *obj)
 static int ubfab_nl_fill_port(struct sk_buff *skb, const void *obj)
 {
 	const struct ubfab_port *port = obj;
+	struct ubfab_stats_val stats = {};
 
 	if (nla_put_u32(skb, UBFAB_A_PORT_EID, port->entity->eid) ||
 	    nla_put_u32(skb, UBFAB_A_PORT_PLANE, port->plane) ||
 	    nla_put_u32(skb, UBFAB_A_PORT_STATE, READ_ONCE(port->state)))
 		return -EMSGSIZE;
-	return ubfab_nl_put_stats(skb, UBFAB_A_PORT_STATS, &port->stats);
+	ubfab_stats_add(&stats, &port->stats);
+	return ubfab_nl_put_stats(skb, UBFAB_A_PORT_STATS, &stats);
 }
 
 static int ubfab_nl_fill_plane(struct sk_buff *skb, const void *obj)
 {
 	const struct ubfab_plane *plane = obj;
+	struct ubfab_stats_val stats;
 
 	if (nla_put_u32(skb, UBFAB_A_PLANE_ID, plane->id) ||
 	    nla_put_u32(skb, UBFAB_A_PLANE_STATE, READ_ONCE(plane->state)) ||
@@ -154,7 +157,8 @@ static int ubfab_nl_fill_plane(struct sk_buff *skb, const void *obj)
 	    nla_put_u32(skb, UBFAB_A_PLANE_PORTS_UP,
 			ubfab_plane_ports_up(ubfab_nl_fabric, plane)))
 		return -EMSGSIZE;
-	return ubfab_nl_put_stats(skb, UBFAB_A_PLANE_STATS, &plane->stats);
+	ubfab_plane_stats(ubfab_nl_fabric, plane, &stats);
+	return ubfab_nl_put_stats(skb, UBFAB_A_PLANE_STATS, &stats);
 }
 
 /* Context: the segment's owner's mem_lock held, for its import list. */

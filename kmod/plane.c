@@ -89,3 +89,40 @@ u32 ubfab_plane_ports_up(const struct ubfab_fabric *fabric,
 	}
 	return up;
 }
+
+/**
+ * ubfab_stats_add() - add a port's counters to a sum
+ * @sum: the sum
+ * @stats: the counters, each read once
+ */
+void ubfab_stats_add(struct ubfab_stats_val *sum,
+		     const struct ubfab_stats *stats)
+{
+	sum->tx_bytes += atomic64_read(&stats->tx_bytes);
+	sum->rx_bytes += atomic64_read(&stats->rx_bytes);
+	sum->tx_ops += atomic64_read(&stats->tx_ops);
+	sum->rx_ops += atomic64_read(&stats->rx_ops);
+	sum->errors += atomic64_read(&stats->errors);
+}
+
+/**
+ * ubfab_plane_stats() - the traffic counters of a plane
+ * @fabric: the fabric
+ * @plane: one of its planes
+ * @val: out: the sums of the counters of every port into @plane
+ *
+ * The data path counts each chunk on the sending and the receiving port
+ * only (struct ubfab_stats), so a plane's bytes and ops are those its
+ * ports sent and received, and its errors those of its ports. Read without
+ * a lock: traffic meanwhile may be counted in part.
+ */
+void ubfab_plane_stats(const struct ubfab_fabric *fabric,
+		       const struct ubfab_plane *plane,
+		       struct ubfab_stats_val *val)
+{
+	u32 eid;
+
+	*val = (struct ubfab_stats_val) {};
+	for (eid = 0; eid < fabric->nr_entities; eid++)
+		ubfab_stats_add(val, &fabric->entities[eid]->ports[plane->id].stats);
+}

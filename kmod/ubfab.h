@@ -31,6 +31,7 @@
 #include <linux/rwsem.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <linux/ubfab.h>
@@ -101,11 +102,14 @@ void ubfab_topo_locate(const struct ubfab_topo *topo, u32 eid,
 		       struct ubfab_loc *loc);
 
 /**
- * struct ubfab_stats - traffic counters of a port or a plane
+ * struct ubfab_stats - traffic counters of a port
  *
  * Updated with atomic64_add() by the data path and read one by one, so a
  * reader may see a transfer's bytes before its op; each value on its own is
- * exact.
+ * exact. A plane's counters are the sums of those of its ports
+ * (ubfab_plane_stats()): whatever crosses a plane leaves through one of
+ * its ports and enters through another, and an error counts on the port
+ * and plane the transfer started on.
  */
 struct ubfab_stats {
 	atomic64_t tx_bytes;
@@ -113,6 +117,15 @@ struct ubfab_stats {
 	atomic64_t tx_ops;
 	atomic64_t rx_ops;
 	atomic64_t errors;
+};
+
+/* The values of struct ubfab_stats, or their sums, as reported. */
+struct ubfab_stats_val {
+	u64 tx_bytes;
+	u64 rx_bytes;
+	u64 tx_ops;
+	u64 rx_ops;
+	u64 errors;
 };
 
 enum ubfab_switch_tier {
@@ -136,7 +149,6 @@ struct ubfab_switch {
  * struct ubfab_plane - one independent switching plane
  * @id: plane number, 0 .. planes - 1
  * @state: enum ubfab_state, READ_ONCE()/WRITE_ONCE()
- * @stats: traffic that crossed this plane
  * @nr_l1: L1 switches, one per node; they come first in @switches
  * @nr_l2: L2 switches, after the L1 ones in @switches
  * @switches: nr_l1 + nr_l2 switches
@@ -144,7 +156,6 @@ struct ubfab_switch {
 struct ubfab_plane {
 	u32 id;
 	int state;
-	struct ubfab_stats stats;
 	u32 nr_l1;
 	u32 nr_l2;
 	struct ubfab_switch *switches;
@@ -309,17 +320,19 @@ struct ubfab_xfer_page {
  * @local_gen: the entity's @mem_gen when @local_start was found
  * @local_start: first byte of the allocation last found ...
  * @local_end: ... and the byte after it; equal: nothing cached
- * @local_win: that allocation's window
+ * @local_win: that allocation's window, referenced
  * @lpage: the local page used last
  * @rpage: the remote page used last
  * @bounce: staging for transfers of at most UBFAB_XFER_INLINE bytes
  *
  * Each cached fact holds while the generation it was read under is
  * unchanged. The data path touches cached allocations and pages only after
- * comparing mem_gen with the entity's mem_lock held shared (it changes
- * with the lock held exclusive); it compares imports_gen with READ_ONCE(),
- * which is enough because the cache holds its own reference on the
- * import's window and revocation is read under the owner's mem_lock. So
+ * comparing mem_gen, with the entity's mem_lock held shared (it changes
+ * with the lock held exclusive) or, on the fast path, before entering the
+ * windows holding them (ubfab_window_enter(): the pages stay until those
+ * are revoked); it compares imports_gen with READ_ONCE(), which is enough
+ * because the cache holds its own references on both windows and
+ * revocation is read under the owner's mem_lock or by entering. So
  * nothing in the cache is used after what it names is gone.
  */
 struct ubfab_xfer_cache {
@@ -436,8 +449,11 @@ struct ubfab_queue_create_cmd {
  * @base: the mmap() offset, in pages, at which VMAs map the window
  * @memcg: for an allocation, the memory cgroup charged for its pages
  * @parent: for an import, the window of the allocation it lies in
- * @revoked: set under @owner->mem_lock held exclusive; faults then fail
+ * @revoked: set under @owner->mem_lock held exclusive; faults then fail;
+ *	read without the lock only by ubfab_window_enter()
  * @writable: mappings may be writable
+ * @busy: copies in progress through the window without the owner's
+ *	mem_lock (ubfab_window_enter()); revocation waits until none is left
  */
 struct ubfab_window {
 	struct kref ref;
@@ -449,6 +465,7 @@ struct ubfab_window {
 	struct ubfab_window *parent;
 	bool revoked;
 	bool writable;
+	atomic_t busy;
 };
 
 /**
@@ -527,6 +544,11 @@ int ubfab_planes_init(struct ubfab_fabric *fabric);
 void ubfab_planes_fini(struct ubfab_fabric *fabric);
 u32 ubfab_plane_ports_up(const struct ubfab_fabric *fabric,
 			 const struct ubfab_plane *plane);
+void ubfab_stats_add(struct ubfab_stats_val *sum,
+		     const struct ubfab_stats *stats);
+void ubfab_plane_stats(const struct ubfab_fabric *fabric,
+		       const struct ubfab_plane *plane,
+		       struct ubfab_stats_val *val);
 
 /* entity.c */
 int ubfab_entity_class_register(void);
@@ -559,6 +581,48 @@ struct page *ubfab_mem_page(struct ubfab_window *win, pgoff_t idx);
 void ubfab_window_revoke(struct ubfab_window *win,
 			 struct address_space *mapping);
 int ubfab_mem_map_window(struct vm_area_struct *vma, struct ubfab_window *win);
+
+/**
+ * ubfab_window_leave() - end what ubfab_window_enter() started
+ * @win: the window
+ *
+ * The decrement is fully ordered after the copy's accesses; the last one
+ * out of a revoked window wakes its revoker.
+ */
+static __always_inline void ubfab_window_leave(struct ubfab_window *win)
+{
+	if (atomic_dec_and_test(&win->busy) && READ_ONCE(win->revoked))
+		wake_up_var(&win->busy);
+}
+
+/**
+ * ubfab_window_enter() - start touching a window's pages without its lock
+ * @win: a window whose memory stays valid (the caller holds a reference)
+ *
+ * The queue data path's fast path (xfer.c) copies between pages it found
+ * earlier without taking the owners' mem_locks. Between this and
+ * ubfab_window_leave() the window's pages, as found while it was not
+ * revoked, stay its owner's: ubfab_window_revoke() waits for every copy
+ * that entered before it, and the owner frees pages only after revoking
+ * the window that holds them. The caller must not sleep or take a
+ * mem_lock in between.
+ *
+ * Ordering: the increment is fully ordered before the load of @revoked;
+ * the revoker stores @revoked, then smp_mb(), then reads @busy. So either
+ * the revoker waits for this copy or this sees the window revoked.
+ *
+ * Return: false, having left again, when the window is revoked.
+ */
+static __always_inline bool ubfab_window_enter(struct ubfab_window *win)
+{
+	atomic_inc(&win->busy);
+	/* Pairs with the smp_mb() in ubfab_window_revoke(). */
+	smp_mb__after_atomic();
+	if (likely(!READ_ONCE(win->revoked)))
+		return true;
+	ubfab_window_leave(win);
+	return false;
+}
 
 /* segment.c */
 int ubfab_seg_export(struct ubfab_file *file, struct ubfab_seg_export *arg);

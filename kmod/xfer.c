@@ -9,9 +9,10 @@
  * memory, opcode, flags and __reserved checked; everything else in them is
  * hostile.
  *
- * Locking. Pages are touched only through the owner's @pages with the
+ * Locking. Pages are found only through the owner's @pages with the
  * owner's mem_lock held shared (revocation frees them with it held
- * exclusive). A remote transfer is cut into chunks of at most
+ * exclusive), and touched under it or inside the window they lie in (the
+ * fast path, below). A remote transfer is cut into chunks of at most
  * UBFAB_PLANE_CHUNK bytes; for each chunk, this file takes both entities'
  * mem_locks shared, in the order of their eids (one lock for a loopback
  * import), then:
@@ -33,12 +34,20 @@
  * so a transfer of UBFAB_SQE_MAX_LENGTH bytes holds no lock long.
  * Untouched source pages read as zeros and are not allocated.
  *
- * A WRITE or READ of at most UBFAB_XFER_INLINE bytes goes through the
- * queue's bounce buffer instead: the source is copied into it under its
- * owner's mem_lock, then out of it under the other's, one lock at a time.
- * That is the path of small messages, whose rate is the cost of the
- * checks alone; its helpers are __always_inline, as their calls were a
- * fifth of its instructions.
+ * A WRITE or READ of at most UBFAB_XFER_INLINE bytes, the small message
+ * whose rate is the cost of the checks alone, takes a path of its own.
+ * When the translation cache (below) holds the import, the allocation and
+ * the page on each side, and neither range crosses a page, the fast path
+ * copies from page to page with no mem_lock at all, between
+ * ubfab_window_enter() and ubfab_window_leave() on both windows: a
+ * revocation waits for the copies inside a window, and pages go only after
+ * the window holding them is revoked. A copy that finds either window
+ * revoked, or misses in the cache, goes the slow way, which checks and
+ * reports everything: through the queue's bounce buffer, the source
+ * copied into it under its owner's mem_lock, then out of it under the
+ * other's, one lock at a time, filling the cache for the next entry. The
+ * helpers of both are __always_inline, as their calls were a fifth of the
+ * instructions.
  *
  * The translation cache. Each queue remembers (struct ubfab_xfer_cache)
  * the import it resolved last, the allocation it found last, and the page
@@ -46,10 +55,12 @@
  * from: the file's imports_gen for the import, the entity's mem_gen for
  * allocations and pages. A generation changes, under the lock that guards
  * what it covers, before anything it covers goes; so an entry that finds
- * it unchanged (mem_gen: under the mem_lock) may use what was cached. A
- * cached import's window is referenced by the cache, so it stays valid as
- * memory; whether it was revoked is read under its owner's mem_lock by
- * every entry, as before. A miss looks the import up under the file's
+ * it unchanged (mem_gen: under the mem_lock, or before entering the
+ * windows on the fast path, as the pages stay until the window is revoked)
+ * may use what was cached. The windows of the cached import and
+ * allocation are referenced by the cache, so they stay valid as memory;
+ * whether they were revoked is read by every entry, under the owner's
+ * mem_lock or by ubfab_window_enter(). A miss looks the import up under the file's
  * imports_lock (lock order: imports_lock then a mem_lock), the allocation
  * in the file's list, the page in the owner's xarray.
  *
@@ -78,29 +89,24 @@
 
 #include "ubfab.h"
 
-/* Fields of struct ubfab_sqe that an opcode uses; the others must be 0. */
-#define UBFAB_XFER_LENGTH	BIT(0)
-#define UBFAB_XFER_LOCAL	BIT(1)
-#define UBFAB_XFER_REMOTE	BIT(2)
-#define UBFAB_XFER_VALUE	BIT(3)
-#define UBFAB_XFER_COMPARE	BIT(4)
-#define UBFAB_XFER_NOTIFY	BIT(5)
-#define UBFAB_XFER_AUX		BIT(6)
-
-static const u8 ubfab_xfer_fields[] = {
-	[UBFAB_OP_WRITE] = UBFAB_XFER_LENGTH | UBFAB_XFER_LOCAL |
-			   UBFAB_XFER_REMOTE,
-	[UBFAB_OP_READ] = UBFAB_XFER_LENGTH | UBFAB_XFER_LOCAL |
-			  UBFAB_XFER_REMOTE,
-	[UBFAB_OP_WRITE_NOTIFY] = UBFAB_XFER_LENGTH | UBFAB_XFER_LOCAL |
-				  UBFAB_XFER_REMOTE | UBFAB_XFER_VALUE |
-				  UBFAB_XFER_NOTIFY,
-	[UBFAB_OP_ATOMIC] = UBFAB_XFER_REMOTE | UBFAB_XFER_VALUE |
-			    UBFAB_XFER_COMPARE | UBFAB_XFER_AUX,
-	[UBFAB_OP_COPY] = UBFAB_XFER_LENGTH | UBFAB_XFER_LOCAL |
-			  UBFAB_XFER_VALUE,
-	[UBFAB_OP_FILL] = UBFAB_XFER_LENGTH | UBFAB_XFER_LOCAL |
-			  UBFAB_XFER_AUX,
+/*
+ * For each opcode of this file, the bits of struct ubfab_sqe that must be
+ * 0: every field it does not use (ATOMIC's compare is checked apart: only
+ * CAS uses it). opcode, flags and __reserved were checked already.
+ */
+static const struct ubfab_sqe ubfab_xfer_unused[] = {
+	[UBFAB_OP_WRITE] = { .value = ~0ULL, .compare = ~0ULL,
+			     .notify = ~0ULL, .aux = ~0U, .timeout_ms = ~0U },
+	[UBFAB_OP_READ] = { .value = ~0ULL, .compare = ~0ULL,
+			    .notify = ~0ULL, .aux = ~0U, .timeout_ms = ~0U },
+	[UBFAB_OP_WRITE_NOTIFY] = { .compare = ~0ULL, .aux = ~0U,
+				    .timeout_ms = ~0U },
+	[UBFAB_OP_ATOMIC] = { .length = ~0U, .local = ~0ULL, .notify = ~0ULL,
+			      .timeout_ms = ~0U },
+	[UBFAB_OP_COPY] = { .remote = ~0ULL, .compare = ~0ULL,
+			    .notify = ~0ULL, .aux = ~0U, .timeout_ms = ~0U },
+	[UBFAB_OP_FILL] = { .remote = ~0ULL, .value = ~0ULL, .compare = ~0ULL,
+			    .notify = ~0ULL, .timeout_ms = ~0U },
 };
 
 /**
@@ -218,22 +224,18 @@ static __always_inline u32 ubfab_xfer_route(struct ubfab_xfer *x,
 }
 
 /* Count one chunk of @bytes from @tx to @rx over @plane. */
-static __always_inline void ubfab_xfer_count(struct ubfab_fabric *fabric,
-					     u32 plane, struct ubfab_entity *tx,
+static __always_inline void ubfab_xfer_count(u32 plane,
+					     struct ubfab_entity *tx,
 					     struct ubfab_entity *rx, u32 bytes)
 {
 	struct ubfab_stats *txs = &tx->ports[plane].stats;
 	struct ubfab_stats *rxs = &rx->ports[plane].stats;
-	struct ubfab_stats *ps = &fabric->planes[plane].stats;
 
+	/* the plane's counters are the sums of its ports' */
 	atomic64_add(bytes, &txs->tx_bytes);
 	atomic64_inc(&txs->tx_ops);
 	atomic64_add(bytes, &rxs->rx_bytes);
 	atomic64_inc(&rxs->rx_ops);
-	atomic64_add(bytes, &ps->tx_bytes);
-	atomic64_inc(&ps->tx_ops);
-	atomic64_add(bytes, &ps->rx_bytes);
-	atomic64_inc(&ps->rx_ops);
 }
 
 /*
@@ -278,6 +280,10 @@ ubfab_xfer_local_win(struct ubfab_xfer *x, u64 addr, u32 len)
 	alloc = ubfab_xfer_find_alloc(x->file, addr, len);
 	if (!alloc)
 		return NULL;
+	/* the cache's own reference: the fast path enters the window */
+	kref_get(&alloc->win->ref);
+	if (c->local_win)
+		ubfab_window_put(c->local_win);
 	c->local_gen = entity->mem_gen;
 	c->local_start = (u64)alloc->win->first << PAGE_SHIFT;
 	c->local_end = c->local_start + ((u64)alloc->win->npages << PAGE_SHIFT);
@@ -344,6 +350,35 @@ static bool ubfab_xfer_learn_import(struct ubfab_xfer *x, u64 base)
 	return imp;
 }
 
+/* Whether the translation cache holds the import at address @base. */
+static __always_inline bool ubfab_xfer_import_hit(struct ubfab_xfer *x,
+						  u64 base)
+{
+	const struct ubfab_xfer_cache *c = x->cache;
+
+	/* an unimport changes the generation before the import goes */
+	return c->imp_win && c->imp_base == base &&
+	       c->imports_gen == READ_ONCE(x->file->imports_gen);
+}
+
+/*
+ * Check the range [@off, @off + @len) of the cached import and the
+ * @right it needs; *@addr gets its first byte in the owner's memory.
+ */
+static __always_inline u16 ubfab_xfer_import_check(struct ubfab_xfer *x,
+						   u64 off, u32 len, u32 right,
+						   u64 *addr)
+{
+	const struct ubfab_xfer_cache *c = x->cache;
+
+	if (!ubfab_xfer_range_ok(off, len, c->imp_size))
+		return UBFAB_CQE_REMOTE_RANGE;
+	if (!(c->imp_rights & right))
+		return UBFAB_CQE_ACCESS;
+	*addr = c->imp_addr + off;
+	return UBFAB_CQE_OK;
+}
+
 /*
  * Resolve the remote range [@raddr, @raddr + @len) for an op needing
  * @right through the translation cache, checking import, range and right
@@ -355,21 +390,12 @@ static __always_inline u16 ubfab_xfer_resolve(struct ubfab_xfer *x,
 					      u64 raddr, u32 len, u32 right,
 					      u64 *addr)
 {
-	u64 base = raddr & ~(UBFAB_MAX_MEM - 1), off = raddr - base;
-	struct ubfab_xfer_cache *c = x->cache;
+	u64 base = raddr & ~(UBFAB_MAX_MEM - 1);
 
-	/* an unimport changes the generation before the import goes */
-	if (!c->imp_win || c->imp_base != base ||
-	    c->imports_gen != READ_ONCE(x->file->imports_gen)) {
-		if (!ubfab_xfer_learn_import(x, base))
-			return UBFAB_CQE_NO_IMPORT;
-	}
-	if (!ubfab_xfer_range_ok(off, len, c->imp_size))
-		return UBFAB_CQE_REMOTE_RANGE;
-	if (!(c->imp_rights & right))
-		return UBFAB_CQE_ACCESS;
-	*addr = c->imp_addr + off;
-	return UBFAB_CQE_OK;
+	if (!ubfab_xfer_import_hit(x, base) &&
+	    !ubfab_xfer_learn_import(x, base))
+		return UBFAB_CQE_NO_IMPORT;
+	return ubfab_xfer_import_check(x, raddr - base, len, right, addr);
 }
 
 /*
@@ -575,7 +601,7 @@ static u16 ubfab_xfer_data(struct ubfab_xfer *x, u64 local,
 		x->moved += done;
 		if (status)
 			return status;
-		ubfab_xfer_count(x->fabric, plane, write ? entity : peer,
+		ubfab_xfer_count(plane, write ? entity : peer,
 				 write ? peer : entity, len);
 	}
 	return UBFAB_CQE_OK;
@@ -636,7 +662,7 @@ static u16 ubfab_xfer_atomic(struct ubfab_xfer *x,
 out_unlock:
 	up_read(&owner->mem_lock);
 	if (!status)
-		ubfab_xfer_count(x->fabric, plane, x->file->entity, owner,
+		ubfab_xfer_count(plane, x->file->entity, owner,
 				 sizeof(u64));
 	return status;
 }
@@ -644,32 +670,40 @@ out_unlock:
 /* Whether the fields @sqe's opcode does not use are 0 and the rest sane. */
 static bool ubfab_xfer_entry_ok(const struct ubfab_sqe *sqe)
 {
-	u8 used = ubfab_xfer_fields[sqe->opcode];
+	const struct ubfab_sqe *unused = &ubfab_xfer_unused[sqe->opcode];
+	bool length_ok = sqe->length && sqe->length <= UBFAB_SQE_MAX_LENGTH;
 
-	if (sqe->opcode == UBFAB_OP_ATOMIC && sqe->aux != UBFAB_ATOMIC_CAS)
-		used &= ~UBFAB_XFER_COMPARE;
-	if (used & UBFAB_XFER_LENGTH ?
-	    !sqe->length || sqe->length > UBFAB_SQE_MAX_LENGTH : sqe->length)
-		return false;
-	if ((!(used & UBFAB_XFER_LOCAL) && sqe->local) ||
-	    (!(used & UBFAB_XFER_REMOTE) && sqe->remote) ||
-	    (!(used & UBFAB_XFER_VALUE) && sqe->value) ||
-	    (!(used & UBFAB_XFER_COMPARE) && sqe->compare) ||
-	    (!(used & UBFAB_XFER_NOTIFY) && sqe->notify) ||
-	    (!(used & UBFAB_XFER_AUX) && sqe->aux) || sqe->timeout_ms)
+	if ((sqe->length & unused->length) | (sqe->local & unused->local) |
+	    (sqe->remote & unused->remote) | (sqe->value & unused->value) |
+	    (sqe->compare & unused->compare) |
+	    (sqe->notify & unused->notify) | (sqe->aux & unused->aux) |
+	    (sqe->timeout_ms & unused->timeout_ms))
 		return false;
 
 	switch (sqe->opcode) {
 	case UBFAB_OP_WRITE_NOTIFY:
-		return IS_ALIGNED(sqe->notify, sizeof(u64));
+		return length_ok && IS_ALIGNED(sqe->notify, sizeof(u64));
 	case UBFAB_OP_ATOMIC:
 		return IS_ALIGNED(sqe->remote, sizeof(u64)) &&
-		       sqe->aux <= UBFAB_ATOMIC_FETCH_XOR;
+		       sqe->aux <= UBFAB_ATOMIC_FETCH_XOR &&
+		       (sqe->aux == UBFAB_ATOMIC_CAS || !sqe->compare);
 	case UBFAB_OP_FILL:
-		return sqe->aux <= U8_MAX;
+		return length_ok && sqe->aux <= U8_MAX;
 	default:
-		return true;
+		return length_ok;
 	}
+}
+
+/*
+ * Whether the translation cache's entry @pc holds page @idx of @owner, as
+ * it is now (the page has not left since: mem_gen is unchanged).
+ */
+static __always_inline bool ubfab_xfer_page_hit(const struct ubfab_xfer_page *pc,
+						struct ubfab_entity *owner,
+						pgoff_t idx)
+{
+	return pc->owner == owner && pc->idx == idx &&
+	       pc->gen == READ_ONCE(owner->mem_gen);
 }
 
 /*
@@ -684,7 +718,7 @@ ubfab_xfer_cached_page(struct ubfab_xfer_page *pc, struct ubfab_window *win,
 	struct ubfab_entity *owner = win->owner;
 	struct page *page;
 
-	if (pc->owner == owner && pc->idx == idx && pc->gen == owner->mem_gen)
+	if (ubfab_xfer_page_hit(pc, owner, idx))
 		return pc->page;
 	page = alloc ? ubfab_mem_page(win, idx) : xa_load(&owner->pages, idx);
 	if (page)
@@ -745,6 +779,71 @@ static __always_inline u16 ubfab_xfer_bounce(struct ubfab_xfer_page *pc,
 }
 
 /*
+ * The fast path of a WRITE (@write) or READ of at most UBFAB_XFER_INLINE
+ * bytes, whose local range is within the entity's memory: when the
+ * translation cache holds the allocation, the import and both pages, and
+ * neither range crosses a page, copy between the two pages directly,
+ * inside both windows (ubfab_window_enter()) instead of under the
+ * mem_locks. Return: true when it moved the data; false when it did
+ * nothing and the slow path must run, which checks everything again and
+ * reports what fails.
+ */
+static __always_inline bool ubfab_xfer_fast(struct ubfab_xfer *x,
+					    const struct ubfab_sqe *sqe,
+					    bool write)
+{
+	struct ubfab_entity *entity = x->file->entity, *peer;
+	struct ubfab_window *lwin, *rwin;
+	struct ubfab_xfer_cache *c = x->cache;
+	u64 base = sqe->remote & ~(UBFAB_MAX_MEM - 1), raddr;
+	u32 len = sqe->length, loff = offset_in_page(sqe->local), roff;
+	u32 plane = UBFAB_XFER_NO_PLANE;
+	void *l, *r;
+
+	if (!ubfab_xfer_local_hit(c, READ_ONCE(entity->mem_gen), sqe->local,
+				  len) ||
+	    !ubfab_xfer_import_hit(x, base) ||
+	    ubfab_xfer_import_check(x, sqe->remote - base, len,
+				    write ? UBFAB_SEG_WRITE : UBFAB_SEG_READ,
+				    &raddr))
+		return false;
+	roff = offset_in_page(raddr);
+	lwin = c->local_win;
+	rwin = c->imp_win;
+	peer = rwin->owner;
+	if (loff + len > PAGE_SIZE || roff + len > PAGE_SIZE ||
+	    !ubfab_xfer_page_hit(&c->lpage, entity, sqe->local >> PAGE_SHIFT) ||
+	    !ubfab_xfer_page_hit(&c->rpage, peer, raddr >> PAGE_SHIFT))
+		return false;
+
+	if (!ubfab_window_enter(lwin))
+		return false;
+	if (ubfab_window_enter(rwin)) {
+		plane = ubfab_xfer_route(x, peer);
+		if (plane != UBFAB_XFER_NO_PLANE) {
+			l = kmap_local_page(c->lpage.page);
+			r = kmap_local_page(c->rpage.page);
+			if (write)
+				memcpy(r + roff, l + loff, len);
+			else
+				memcpy(l + loff, r + roff, len);
+			kunmap_local(r);
+			kunmap_local(l);
+			flush_dcache_page(write ? c->rpage.page :
+						  c->lpage.page);
+		}
+		ubfab_window_leave(rwin);
+	}
+	ubfab_window_leave(lwin);
+	if (plane == UBFAB_XFER_NO_PLANE)
+		return false;
+	ubfab_xfer_count(plane, write ? entity : peer,
+			 write ? peer : entity, len);
+	x->moved = len;
+	return true;
+}
+
+/*
  * WRITE (@write) or READ of at most UBFAB_XFER_INLINE bytes, through the
  * queue's bounce buffer: one section under each side's mem_lock (never
  * both at once), the translation cache's import, allocation and pages.
@@ -765,6 +864,8 @@ static u16 ubfab_xfer_inline(struct ubfab_xfer *x, const struct ubfab_sqe *sqe,
 
 	if (!ubfab_xfer_range_ok(sqe->local, len, entity->mem_size))
 		return UBFAB_CQE_LOCAL_RANGE;
+	if (ubfab_xfer_fast(x, sqe, write))
+		return UBFAB_CQE_OK;
 	if (write) {
 		down_read(&entity->mem_lock);
 		lwin = ubfab_xfer_local_win(x, sqe->local, len);
@@ -813,7 +914,7 @@ static u16 ubfab_xfer_inline(struct ubfab_xfer *x, const struct ubfab_sqe *sqe,
 		if (status)
 			return status;
 	}
-	ubfab_xfer_count(x->fabric, plane, write ? entity : peer,
+	ubfab_xfer_count(plane, write ? entity : peer,
 			 write ? peer : entity, len);
 	x->moved = len;
 	return UBFAB_CQE_OK;
@@ -1015,10 +1116,9 @@ u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
 	}
 
 	if (status) {
-		if (remote) {
+		/* and so on the plane */
+		if (remote)
 			atomic64_inc(&file->entity->ports[start].stats.errors);
-			atomic64_inc(&x.fabric->planes[start].stats.errors);
-		}
 		*result = 0;
 	}
 	*bytes = x.moved;
@@ -1033,6 +1133,8 @@ void ubfab_xfer_cache_fini(struct ubfab_xfer_cache *cache)
 {
 	if (cache->imp_win)
 		ubfab_window_put(cache->imp_win);
+	if (cache->local_win)
+		ubfab_window_put(cache->local_win);
 }
 
 /**

@@ -9,10 +9,12 @@
  * many entries, queues and processes; COPY and FILL; every error status,
  * the error state, its flush and reset; the port and plane counters; many
  * queues in several processes at once; the SQ and CQ limits, polling and
- * selective queues, eventfd, events and WAIT_VALUE.
+ * selective queues, eventfd, events and WAIT_VALUE; revocation and frees
+ * under a stream of small WRITEs.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1157,6 +1159,135 @@ TEST_F(queue, revoked)
 	ASSERT_EQ(0, complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_NO_IMPORT, cqe[0].status);
 	ubfab_unmap(addr, PAGE);
+}
+
+/* A thread posting 64-byte WRITEs, 16 a batch, until one fails. */
+struct hammer {
+	struct ubfab_queue *q;
+	uint64_t local, remote;
+	unsigned long landed;	/* WRITEs that completed OK */
+	uint16_t status;	/* how the first failed one ended */
+	int err;		/* a libubfab error, or 0 */
+};
+
+static void *hammer_run(void *arg)
+{
+	struct hammer *h = arg;
+	struct ubfab_cqe *cqe;
+	unsigned int i;
+	int err;
+
+	while (!h->status) {
+		for (i = 0; i < 16; i++)
+			ubfab_prep_write(ubfab_queue_get_sqe(h->q), h->local,
+					 h->remote + 64 * i, 64);
+		err = ubfab_queue_submit(h->q);
+		if (err < 0 && err != -EIO) {
+			h->err = err;
+			break;
+		}
+		for (i = 0; i < 16; i++) {
+			err = ubfab_queue_wait_cqe(h->q, &cqe, WAIT_MS);
+			if (err) {
+				h->err = err;
+				return NULL;
+			}
+			if (cqe->status == UBFAB_CQE_OK)
+				__atomic_add_fetch(&h->landed, 1,
+						   __ATOMIC_RELEASE);
+			else if (!h->status)
+				h->status = cqe->status;
+			ubfab_queue_cqe_seen(h->q);
+		}
+	}
+	return NULL;
+}
+
+/* Start @h and wait until its WRITEs land. */
+static int hammer_start(struct hammer *h, pthread_t *thread)
+{
+	int64_t deadline = now_ms() + WAIT_MS;
+
+	if (pthread_create(thread, NULL, hammer_run, h))
+		return -1;
+	while (__atomic_load_n(&h->landed, __ATOMIC_ACQUIRE) < 64) {
+		if (now_ms() > deadline)
+			return -1;
+		sched_yield();
+	}
+	return 0;
+}
+
+#define HAMMER_ROUNDS	20
+
+/*
+ * Revocation while small WRITEs stream into the segment (the engine's
+ * fast path, which copies without the mem_locks): once unexport returns,
+ * nothing more lands in the exporter's memory and the stream fails with
+ * REVOKED; freeing the exporter's allocation or the initiator's own
+ * source allocation under the stream ends it with REVOKED or LOCAL_RANGE.
+ * Under the debug kernel, KASAN checks no freed page is touched.
+ */
+TEST_F_TIMEOUT(queue, revoke_under_load, SLOW)
+{
+	struct ubfab_import imp;
+	struct hammer h;
+	pthread_t thread;
+	uint64_t off, loff;
+	unsigned int round;
+	uint32_t tid;
+	void *addr, *laddr;
+
+	for (round = 0; round < 3 * HAMMER_ROUNDS; round++) {
+		unsigned int how = round % 3;	/* unexport, free, free local */
+
+		ASSERT_EQ(0, ubfab_dev_alloc(self->exp, PAGE, &off));
+		ASSERT_EQ(0, ubfab_dev_map(self->exp, off, PAGE,
+					   PROT_READ | PROT_WRITE, &addr));
+		ASSERT_EQ(0, ubfab_dev_export(self->exp, off, PAGE, RWA,
+					      TOKEN, &tid));
+		ASSERT_EQ(0, ubfab_dev_import(self->npu1,
+					      ubfab_dev_eid(self->exp), tid,
+					      TOKEN, RWA, &imp));
+		ASSERT_EQ(0, ubfab_dev_alloc(self->npu1, PAGE, &loff));
+		ASSERT_EQ(0, ubfab_dev_map(self->npu1, loff, PAGE,
+					   PROT_READ | PROT_WRITE, &laddr));
+		memset(laddr, 0xa5, 64);
+		h = (struct hammer) {
+			.q = self->q,
+			.local = loff,
+			.remote = ubfab_import_addr(&imp, 0),
+		};
+		ASSERT_EQ(0, hammer_start(&h, &thread)) TH_LOG("round %u", round);
+
+		if (how == 0) {
+			ASSERT_EQ(0, ubfab_dev_unexport(self->exp, tid));
+			/* whatever lands from now on was written too late */
+			memset(addr, 0, PAGE);
+		} else if (how == 1) {
+			ubfab_unmap(addr, PAGE);
+			ASSERT_EQ(0, ubfab_dev_free(self->exp, off));
+		} else {
+			ubfab_unmap(laddr, PAGE);
+			ASSERT_EQ(0, ubfab_dev_free(self->npu1, loff));
+		}
+		ASSERT_EQ(0, pthread_join(thread, NULL));
+		ASSERT_EQ(0, h.err);
+		EXPECT_EQ(how == 2 ? UBFAB_CQE_LOCAL_RANGE : UBFAB_CQE_REVOKED,
+			  h.status) TH_LOG("round %u", round);
+		if (how == 0) {
+			EXPECT_EQ(-1, check_byte(addr, PAGE, 0))
+				TH_LOG("round %u", round);
+			ubfab_unmap(addr, PAGE);
+			ASSERT_EQ(0, ubfab_dev_free(self->exp, off));
+		}
+		if (how != 2) {
+			ubfab_unmap(laddr, PAGE);
+			ASSERT_EQ(0, ubfab_dev_free(self->npu1, loff));
+		}
+		ASSERT_EQ(0, ubfab_dev_unimport(self->npu1, imp.mmap_offset));
+		ASSERT_EQ(0, ubfab_queue_reset(self->q));
+	}
 }
 
 /*
