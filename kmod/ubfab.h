@@ -19,6 +19,7 @@
 #define _UBFAB_H
 
 #include <linux/atomic.h>
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/cdev.h>
 #include <linux/device.h>
@@ -642,7 +643,35 @@ void ubfab_xfer_cache_fini(struct ubfab_xfer_cache *cache);
 u16 ubfab_xfer_load_local(struct ubfab_file *file, u64 local, u64 *val);
 /* xfer.c's routing and chunk arithmetic, exposed for its KUnit suite */
 #define UBFAB_XFER_NO_PLANE	U32_MAX
-u32 ubfab_xfer_pick_plane(u32 usable, u32 nr_planes, u32 *next);
+
+/**
+ * ubfab_xfer_pick_plane() - the plane the next chunk of a transfer takes
+ * @usable: bit p set when plane p may carry it
+ * @nr_planes: planes in the fabric; bits of @usable at or above it are
+ *	ignored
+ * @next: where the round-robin stands, taken modulo @nr_planes; moved past
+ *	the plane picked
+ *
+ * Return: the first usable plane at or after *@next, wrapping around, or
+ * UBFAB_XFER_NO_PLANE (*@next unchanged).
+ */
+static __always_inline u32 ubfab_xfer_pick_plane(u32 usable, u32 nr_planes,
+						  u32 *next)
+{
+	u32 from = *next, p, later;
+
+	/* the data path keeps its positions in range: no division there */
+	if (unlikely(from >= nr_planes))
+		from %= nr_planes;
+	usable &= GENMASK(nr_planes - 1, 0);
+	if (!usable)
+		return UBFAB_XFER_NO_PLANE;
+	later = usable & GENMASK(nr_planes - 1, from);
+	p = __ffs(later ? later : usable);
+	*next = p + 1 < nr_planes ? p + 1 : 0;
+	return p;
+}
+
 u32 ubfab_xfer_chunk_len(u32 length, u32 done);
 u32 ubfab_xfer_npages(u64 addr, u32 len);
 bool ubfab_xfer_range_ok(u64 off, u64 len, u64 size);

@@ -110,33 +110,6 @@ static const struct ubfab_sqe ubfab_xfer_unused[] = {
 };
 
 /**
- * ubfab_xfer_pick_plane() - the plane the next chunk of a transfer takes
- * @usable: bit p set when plane p may carry it
- * @nr_planes: planes in the fabric; bits of @usable at or above it are
- *	ignored
- * @next: where the round-robin stands, taken modulo @nr_planes; moved past
- *	the plane picked
- *
- * Return: the first usable plane at or after *@next, wrapping around, or
- * UBFAB_XFER_NO_PLANE (*@next unchanged).
- */
-u32 ubfab_xfer_pick_plane(u32 usable, u32 nr_planes, u32 *next)
-{
-	u32 from = *next, p, later;
-
-	/* the data path keeps its positions in range: no division there */
-	if (unlikely(from >= nr_planes))
-		from %= nr_planes;
-	usable &= GENMASK(nr_planes - 1, 0);
-	if (!usable)
-		return UBFAB_XFER_NO_PLANE;
-	later = usable & GENMASK(nr_planes - 1, from);
-	p = __ffs(later ? later : usable);
-	*next = p + 1 < nr_planes ? p + 1 : 0;
-	return p;
-}
-
-/**
  * ubfab_xfer_chunk_len() - the length of the next chunk of a transfer
  * @length: bytes in the transfer
  * @done: bytes already sent, below @length
@@ -668,7 +641,7 @@ out_unlock:
 }
 
 /* Whether the fields @sqe's opcode does not use are 0 and the rest sane. */
-static bool ubfab_xfer_entry_ok(const struct ubfab_sqe *sqe)
+static __always_inline bool ubfab_xfer_entry_ok(const struct ubfab_sqe *sqe)
 {
 	const struct ubfab_sqe *unused = &ubfab_xfer_unused[sqe->opcode];
 	bool length_ok = sqe->length && sqe->length <= UBFAB_SQE_MAX_LENGTH;
