@@ -655,8 +655,8 @@ u16 ubfab_xfer_load_local(struct ubfab_file *file, u64 local, u64 *val);
  * Return: the first usable plane at or after *@next, wrapping around, or
  * UBFAB_XFER_NO_PLANE (*@next unchanged).
  */
-static __always_inline u32 ubfab_xfer_pick_plane(u32 usable, u32 nr_planes,
-						  u32 *next)
+static __always_inline u32
+ubfab_xfer_pick_plane(u32 usable, u32 nr_planes, u32 *next)
 {
 	u32 from = *next, p, later;
 

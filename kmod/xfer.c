@@ -38,16 +38,18 @@
  * whose rate is the cost of the checks alone, takes a path of its own.
  * When the translation cache (below) holds the import, the allocation and
  * the page on each side, and neither range crosses a page, the fast path
- * copies from page to page with no mem_lock at all, between
- * ubfab_window_enter() and ubfab_window_leave() on both windows: a
- * revocation waits for the copies inside a window, and pages go only after
- * the window holding them is revoked. A copy that finds either window
- * revoked, or misses in the cache, goes the slow way, which checks and
- * reports everything: through the queue's bounce buffer, the source
- * copied into it under its owner's mem_lock, then out of it under the
- * other's, one lock at a time, filling the cache for the next entry. The
- * helpers of both are __always_inline, as their calls were a fifth of the
- * instructions.
+ * (ubfab_xfer_fast(), which ubfab_xfer_execute() tries before it sets up
+ * anything for the others) copies from page to page with no mem_lock at
+ * all, between ubfab_window_enter() and ubfab_window_leave() on both
+ * windows: a revocation waits for the copies inside a window, and pages
+ * go only after the window holding them is revoked. An entry that finds
+ * either window revoked, misses in the cache or fails a check goes the
+ * slow way, which checks and reports everything: through the queue's
+ * bounce buffer, the source copied into it under its owner's mem_lock,
+ * then out of it under the other's, one lock at a time, filling the cache
+ * for the next entry. The helpers of both are __always_inline: under
+ * QEMU TCG every return costs a lookup of the next translated block, and
+ * the calls were a fifth of the instructions.
  *
  * The translation cache. Each queue remembers (struct ubfab_xfer_cache)
  * the import it resolved last, the allocation it found last, and the page
@@ -323,27 +325,24 @@ static bool ubfab_xfer_learn_import(struct ubfab_xfer *x, u64 base)
 	return imp;
 }
 
-/* Whether the translation cache holds the import at address @base. */
-static __always_inline bool ubfab_xfer_import_hit(struct ubfab_xfer *x,
-						  u64 base)
+/* Whether the cache @c of a queue of @file holds the import at @base. */
+static __always_inline bool
+ubfab_xfer_import_hit(const struct ubfab_xfer_cache *c,
+		      const struct ubfab_file *file, u64 base)
 {
-	const struct ubfab_xfer_cache *c = x->cache;
-
 	/* an unimport changes the generation before the import goes */
 	return c->imp_win && c->imp_base == base &&
-	       c->imports_gen == READ_ONCE(x->file->imports_gen);
+	       c->imports_gen == READ_ONCE(file->imports_gen);
 }
 
 /*
- * Check the range [@off, @off + @len) of the cached import and the
+ * Check the range [@off, @off + @len) of the import cached in @c and the
  * @right it needs; *@addr gets its first byte in the owner's memory.
  */
-static __always_inline u16 ubfab_xfer_import_check(struct ubfab_xfer *x,
-						   u64 off, u32 len, u32 right,
-						   u64 *addr)
+static __always_inline u16
+ubfab_xfer_import_check(const struct ubfab_xfer_cache *c, u64 off, u32 len,
+			u32 right, u64 *addr)
 {
-	const struct ubfab_xfer_cache *c = x->cache;
-
 	if (!ubfab_xfer_range_ok(off, len, c->imp_size))
 		return UBFAB_CQE_REMOTE_RANGE;
 	if (!(c->imp_rights & right))
@@ -365,10 +364,11 @@ static __always_inline u16 ubfab_xfer_resolve(struct ubfab_xfer *x,
 {
 	u64 base = raddr & ~(UBFAB_MAX_MEM - 1);
 
-	if (!ubfab_xfer_import_hit(x, base) &&
+	if (!ubfab_xfer_import_hit(x->cache, x->file, base) &&
 	    !ubfab_xfer_learn_import(x, base))
 		return UBFAB_CQE_NO_IMPORT;
-	return ubfab_xfer_import_check(x, raddr - base, len, right, addr);
+	return ubfab_xfer_import_check(x->cache, raddr - base, len, right,
+				       addr);
 }
 
 /*
@@ -752,71 +752,6 @@ static __always_inline u16 ubfab_xfer_bounce(struct ubfab_xfer_page *pc,
 }
 
 /*
- * The fast path of a WRITE (@write) or READ of at most UBFAB_XFER_INLINE
- * bytes, whose local range is within the entity's memory: when the
- * translation cache holds the allocation, the import and both pages, and
- * neither range crosses a page, copy between the two pages directly,
- * inside both windows (ubfab_window_enter()) instead of under the
- * mem_locks. Return: true when it moved the data; false when it did
- * nothing and the slow path must run, which checks everything again and
- * reports what fails.
- */
-static __always_inline bool ubfab_xfer_fast(struct ubfab_xfer *x,
-					    const struct ubfab_sqe *sqe,
-					    bool write)
-{
-	struct ubfab_entity *entity = x->file->entity, *peer;
-	struct ubfab_window *lwin, *rwin;
-	struct ubfab_xfer_cache *c = x->cache;
-	u64 base = sqe->remote & ~(UBFAB_MAX_MEM - 1), raddr;
-	u32 len = sqe->length, loff = offset_in_page(sqe->local), roff;
-	u32 plane = UBFAB_XFER_NO_PLANE;
-	void *l, *r;
-
-	if (!ubfab_xfer_local_hit(c, READ_ONCE(entity->mem_gen), sqe->local,
-				  len) ||
-	    !ubfab_xfer_import_hit(x, base) ||
-	    ubfab_xfer_import_check(x, sqe->remote - base, len,
-				    write ? UBFAB_SEG_WRITE : UBFAB_SEG_READ,
-				    &raddr))
-		return false;
-	roff = offset_in_page(raddr);
-	lwin = c->local_win;
-	rwin = c->imp_win;
-	peer = rwin->owner;
-	if (loff + len > PAGE_SIZE || roff + len > PAGE_SIZE ||
-	    !ubfab_xfer_page_hit(&c->lpage, entity, sqe->local >> PAGE_SHIFT) ||
-	    !ubfab_xfer_page_hit(&c->rpage, peer, raddr >> PAGE_SHIFT))
-		return false;
-
-	if (!ubfab_window_enter(lwin))
-		return false;
-	if (ubfab_window_enter(rwin)) {
-		plane = ubfab_xfer_route(x, peer);
-		if (plane != UBFAB_XFER_NO_PLANE) {
-			l = kmap_local_page(c->lpage.page);
-			r = kmap_local_page(c->rpage.page);
-			if (write)
-				memcpy(r + roff, l + loff, len);
-			else
-				memcpy(l + loff, r + roff, len);
-			kunmap_local(r);
-			kunmap_local(l);
-			flush_dcache_page(write ? c->rpage.page :
-						  c->lpage.page);
-		}
-		ubfab_window_leave(rwin);
-	}
-	ubfab_window_leave(lwin);
-	if (plane == UBFAB_XFER_NO_PLANE)
-		return false;
-	ubfab_xfer_count(plane, write ? entity : peer,
-			 write ? peer : entity, len);
-	x->moved = len;
-	return true;
-}
-
-/*
  * WRITE (@write) or READ of at most UBFAB_XFER_INLINE bytes, through the
  * queue's bounce buffer: one section under each side's mem_lock (never
  * both at once), the translation cache's import, allocation and pages.
@@ -837,8 +772,6 @@ static u16 ubfab_xfer_inline(struct ubfab_xfer *x, const struct ubfab_sqe *sqe,
 
 	if (!ubfab_xfer_range_ok(sqe->local, len, entity->mem_size))
 		return UBFAB_CQE_LOCAL_RANGE;
-	if (ubfab_xfer_fast(x, sqe, write))
-		return UBFAB_CQE_OK;
 	if (write) {
 		down_read(&entity->mem_lock);
 		lwin = ubfab_xfer_local_win(x, sqe->local, len);
@@ -1021,6 +954,146 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
 	return UBFAB_CQE_OK;
 }
 
+/* The plane cursor's next position after @start, of @planes. */
+static __always_inline u32 ubfab_xfer_cursor_next(u32 start, u32 planes)
+{
+	return start + 1 < planes ? start + 1 : 0;
+}
+
+/*
+ * ubfab_xfer_execute() for everything the fast path does not take: every
+ * check in order, the slow ways, and the error counts.
+ */
+static noinline u16 ubfab_xfer_run(struct ubfab_file *file,
+				   const struct ubfab_sqe *sqe,
+				   struct ubfab_xfer_cache *cache,
+				   u64 *result, u32 *bytes)
+{
+	struct ubfab_xfer x = {
+		.file = file,
+		.fabric = file->entity->fabric,
+		.cache = cache,
+	};
+	u32 planes = x.fabric->topo.planes;
+	u32 start = cache->plane_cursor < planes ? cache->plane_cursor : 0;
+	bool remote = false;
+	u16 status;
+
+	*result = 0;
+	x.next = start;
+	switch (sqe->opcode) {
+	case UBFAB_OP_WRITE:
+	case UBFAB_OP_READ:
+	case UBFAB_OP_WRITE_NOTIFY:
+	case UBFAB_OP_ATOMIC:
+		remote = true;
+		cache->plane_cursor = ubfab_xfer_cursor_next(start, planes);
+		if (!ubfab_xfer_entry_ok(sqe))
+			status = UBFAB_CQE_BAD_ENTRY;
+		else if (sqe->opcode == UBFAB_OP_ATOMIC)
+			status = ubfab_xfer_remote_atomic(&x, sqe, result);
+		else
+			status = ubfab_xfer_remote_data(&x, sqe, result);
+		break;
+	case UBFAB_OP_COPY:
+	case UBFAB_OP_FILL:
+		if (!ubfab_xfer_entry_ok(sqe))
+			status = UBFAB_CQE_BAD_ENTRY;
+		else
+			status = ubfab_xfer_local(&x, sqe);
+		break;
+	default:
+		status = UBFAB_CQE_BAD_OPCODE;
+		break;
+	}
+
+	if (status) {
+		/* and so on the plane */
+		if (remote)
+			atomic64_inc(&file->entity->ports[start].stats.errors);
+		*result = 0;
+	}
+	*bytes = x.moved;
+	return status;
+}
+
+/*
+ * The fast path of ubfab_xfer_execute(), for a WRITE or READ of at most
+ * UBFAB_XFER_INLINE bytes: when the entry is sane, the translation cache
+ * @c holds the allocation, the import and both pages, neither range
+ * crosses a page and a plane connects the two entities, copy between the
+ * two pages directly, inside both windows (ubfab_window_enter()) instead
+ * of under the mem_locks, and count it. Return: true when it did the
+ * whole entry (status OK, *@bytes set); false when it changed nothing and
+ * ubfab_xfer_run() must take the entry, which checks everything again and
+ * reports what fails.
+ */
+static __always_inline bool ubfab_xfer_fast(struct ubfab_file *file,
+					    const struct ubfab_sqe *sqe,
+					    struct ubfab_xfer_cache *c,
+					    u32 *bytes)
+{
+	struct ubfab_entity *entity = file->entity, *peer;
+	struct ubfab_fabric *fabric = entity->fabric;
+	u64 base = sqe->remote & ~(UBFAB_MAX_MEM - 1), raddr;
+	u32 len = sqe->length, loff = offset_in_page(sqe->local), roff;
+	u32 planes = fabric->topo.planes, start, next;
+	u32 plane = UBFAB_XFER_NO_PLANE;
+	bool write = sqe->opcode == UBFAB_OP_WRITE;
+	struct ubfab_window *lwin, *rwin;
+	void *l, *r;
+
+	if ((!write && sqe->opcode != UBFAB_OP_READ) ||
+	    len > UBFAB_XFER_INLINE || !ubfab_xfer_entry_ok(sqe) ||
+	    !ubfab_xfer_range_ok(sqe->local, len, entity->mem_size) ||
+	    !ubfab_xfer_local_hit(c, READ_ONCE(entity->mem_gen), sqe->local,
+				  len) ||
+	    !ubfab_xfer_import_hit(c, file, base) ||
+	    ubfab_xfer_import_check(c, sqe->remote - base, len,
+				    write ? UBFAB_SEG_WRITE : UBFAB_SEG_READ,
+				    &raddr))
+		return false;
+	roff = offset_in_page(raddr);
+	lwin = c->local_win;
+	rwin = c->imp_win;
+	peer = rwin->owner;
+	if (loff + len > PAGE_SIZE || roff + len > PAGE_SIZE ||
+	    !ubfab_xfer_page_hit(&c->lpage, entity, sqe->local >> PAGE_SHIFT) ||
+	    !ubfab_xfer_page_hit(&c->rpage, peer, raddr >> PAGE_SHIFT))
+		return false;
+
+	start = c->plane_cursor < planes ? c->plane_cursor : 0;
+	next = start;
+	if (!ubfab_window_enter(lwin))
+		return false;
+	if (ubfab_window_enter(rwin)) {
+		plane = ubfab_xfer_pick_plane(ubfab_xfer_usable(fabric, entity,
+								peer),
+					      planes, &next);
+		if (plane != UBFAB_XFER_NO_PLANE) {
+			l = kmap_local_page(c->lpage.page);
+			r = kmap_local_page(c->rpage.page);
+			if (write)
+				memcpy(r + roff, l + loff, len);
+			else
+				memcpy(l + loff, r + roff, len);
+			kunmap_local(r);
+			kunmap_local(l);
+			flush_dcache_page(write ? c->rpage.page :
+						  c->lpage.page);
+		}
+		ubfab_window_leave(rwin);
+	}
+	ubfab_window_leave(lwin);
+	if (plane == UBFAB_XFER_NO_PLANE)
+		return false;
+	c->plane_cursor = ubfab_xfer_cursor_next(start, planes);
+	ubfab_xfer_count(plane, write ? entity : peer, write ? peer : entity,
+			 len);
+	*bytes = len;
+	return true;
+}
+
 /**
  * ubfab_xfer_execute() - run one data entry of a queue
  * @file: the entity file of the queue
@@ -1050,52 +1123,11 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
 u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
 		       struct ubfab_xfer_cache *cache, u64 *result, u32 *bytes)
 {
-	struct ubfab_xfer x = {
-		.file = file,
-		.fabric = file->entity->fabric,
-		.cache = cache,
-	};
-	u32 planes = x.fabric->topo.planes;
-	u32 start = cache->plane_cursor < planes ? cache->plane_cursor : 0;
-	bool remote = false;
-	u16 status;
-
-	*result = 0;
-	x.next = start;
-	switch (sqe->opcode) {
-	case UBFAB_OP_WRITE:
-	case UBFAB_OP_READ:
-	case UBFAB_OP_WRITE_NOTIFY:
-	case UBFAB_OP_ATOMIC:
-		remote = true;
-		cache->plane_cursor = start + 1 < planes ? start + 1 : 0;
-		if (!ubfab_xfer_entry_ok(sqe))
-			status = UBFAB_CQE_BAD_ENTRY;
-		else if (sqe->opcode == UBFAB_OP_ATOMIC)
-			status = ubfab_xfer_remote_atomic(&x, sqe, result);
-		else
-			status = ubfab_xfer_remote_data(&x, sqe, result);
-		break;
-	case UBFAB_OP_COPY:
-	case UBFAB_OP_FILL:
-		if (!ubfab_xfer_entry_ok(sqe))
-			status = UBFAB_CQE_BAD_ENTRY;
-		else
-			status = ubfab_xfer_local(&x, sqe);
-		break;
-	default:
-		status = UBFAB_CQE_BAD_OPCODE;
-		break;
-	}
-
-	if (status) {
-		/* and so on the plane */
-		if (remote)
-			atomic64_inc(&file->entity->ports[start].stats.errors);
+	if (ubfab_xfer_fast(file, sqe, cache, bytes)) {
 		*result = 0;
+		return UBFAB_CQE_OK;
 	}
-	*bytes = x.moved;
-	return status;
+	return ubfab_xfer_run(file, sqe, cache, result, bytes);
 }
 
 /**
