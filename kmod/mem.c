@@ -11,9 +11,11 @@
  * A window is a range of one entity's memory that VMAs may map: the
  * allocation itself for its owner, or an imported segment for a peer.
  * Faults insert the window's pages with the owner's @mem_lock held shared;
- * revocation sets @revoked and unmaps with it held exclusive. So once
+ * revocation sets @revoked and unmaps with it held exclusive, after waiting
+ * for the queue copies inside the window (ubfab_window_enter()). So once
  * ubfab_window_revoke() returns, no PTE of the window exists and none can be
- * added: a later access faults and gets SIGBUS. Windows are reference
+ * added: a later access faults and gets SIGBUS; and no queue entry touches
+ * the window's pages any more. Windows are reference
  * counted by their owner object and by every VMA, so a fault never sees a
  * freed window.
  */

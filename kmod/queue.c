@@ -33,6 +33,10 @@
  *  - NEED_WAKEUP: the engine sets the flag, smp_mb(), then reads the tail
  *    once more; the user stores the tail, full barrier, then reads the
  *    flag. One of the two always sees the other's store.
+ *  - poll(): the engine publishes the CQ tail, then wq_has_sleeper() (a
+ *    full barrier) looks for waiters before it wakes them; a poller joins
+ *    the wait queue, smp_mb(), then reads the tail. One of the two always
+ *    sees the other's store.
  *  - Every index and flag in the mapping may be scribbled on by user space:
  *    the engine keeps its own copies (struct ubfab_queue), only ever writes
  *    the shared ones, and masks every index before use.
@@ -505,7 +509,14 @@ static void ubfab_queue_notify(struct ubfab_queue *q, unsigned int posted)
 		return;
 	if (q->eventfd)
 		ubfab_eventfd_signal(q->eventfd);
-	wake_up_interruptible_poll(&q->poll_wait, EPOLLIN | EPOLLRDNORM);
+	/*
+	 * Skip the wait queue's lock when nobody waits: wq_has_sleeper()'s
+	 * barrier orders the CQ tail's store before the look, and pairs with
+	 * the one in ubfab_queue_poll().
+	 */
+	if (wq_has_sleeper(&q->poll_wait))
+		wake_up_interruptible_poll(&q->poll_wait,
+					   EPOLLIN | EPOLLRDNORM);
 }
 
 /* Queue the work item for what a round left to do. */
@@ -622,6 +633,8 @@ static __poll_t ubfab_queue_poll(struct file *filp,
 	struct ubfab_queue *q = filp->private_data;
 
 	poll_wait(filp, &q->poll_wait, wait);
+	/* Pairs with wq_has_sleeper() in ubfab_queue_notify(). */
+	smp_mb();
 	return READ_ONCE(q->cq_tail) != READ_ONCE(q->hdr->cq_head) ?
 	       EPOLLIN | EPOLLRDNORM : 0;
 }
