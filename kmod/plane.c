@@ -123,6 +123,9 @@ void ubfab_plane_stats(const struct ubfab_fabric *fabric,
 	u32 eid;
 
 	*val = (struct ubfab_stats_val) {};
-	for (eid = 0; eid < fabric->nr_entities; eid++)
-		ubfab_stats_add(val, &fabric->entities[eid]->ports[plane->id].stats);
+	for (eid = 0; eid < fabric->nr_entities; eid++) {
+		const struct ubfab_entity *entity = fabric->entities[eid];
+
+		ubfab_stats_add(val, &entity->ports[plane->id].stats);
+	}
 }

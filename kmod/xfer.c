@@ -62,9 +62,9 @@
  * may use what was cached. The windows of the cached import and
  * allocation are referenced by the cache, so they stay valid as memory;
  * whether they were revoked is read by every entry, under the owner's
- * mem_lock or by ubfab_window_enter(). A miss looks the import up under the file's
- * imports_lock (lock order: imports_lock then a mem_lock), the allocation
- * in the file's list, the page in the owner's xarray.
+ * mem_lock or by ubfab_window_enter(). A miss looks the import up under
+ * the file's imports_lock (lock order: imports_lock then a mem_lock), the
+ * allocation in the file's list, the page in the owner's xarray.
  *
  * Memory ordering. WRITE_NOTIFY's data is stored (memcpy through
  * kmap_local_page()) before the notify add, which is atomic64_fetch_add():
@@ -671,9 +671,9 @@ static __always_inline bool ubfab_xfer_entry_ok(const struct ubfab_sqe *sqe)
  * Whether the translation cache's entry @pc holds page @idx of @owner, as
  * it is now (the page has not left since: mem_gen is unchanged).
  */
-static __always_inline bool ubfab_xfer_page_hit(const struct ubfab_xfer_page *pc,
-						struct ubfab_entity *owner,
-						pgoff_t idx)
+static __always_inline bool
+ubfab_xfer_page_hit(const struct ubfab_xfer_page *pc,
+		    struct ubfab_entity *owner, pgoff_t idx)
 {
 	return pc->owner == owner && pc->idx == idx &&
 	       pc->gen == READ_ONCE(owner->mem_gen);
@@ -1008,7 +1008,7 @@ static noinline u16 ubfab_xfer_run(struct ubfab_file *file,
 	}
 
 	if (status) {
-		/* and so on the plane */
+		/* which is also the plane's: its counts are its ports' */
 		if (remote)
 			atomic64_inc(&file->entity->ports[start].stats.errors);
 		*result = 0;
