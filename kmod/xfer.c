@@ -954,6 +954,13 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
 	return UBFAB_CQE_OK;
 }
 
+/* Where the cache's plane cursor stands, kept below @planes. */
+static __always_inline u32 ubfab_xfer_cursor(const struct ubfab_xfer_cache *c,
+					     u32 planes)
+{
+	return c->plane_cursor < planes ? c->plane_cursor : 0;
+}
+
 /* The plane cursor's next position after @start, of @planes. */
 static __always_inline u32 ubfab_xfer_cursor_next(u32 start, u32 planes)
 {
@@ -975,7 +982,7 @@ static noinline u16 ubfab_xfer_run(struct ubfab_file *file,
 		.cache = cache,
 	};
 	u32 planes = x.fabric->topo.planes;
-	u32 start = cache->plane_cursor < planes ? cache->plane_cursor : 0;
+	u32 start = ubfab_xfer_cursor(cache, planes);
 	bool remote = false;
 	u16 status;
 
@@ -1062,7 +1069,7 @@ static __always_inline bool ubfab_xfer_fast(struct ubfab_file *file,
 	    !ubfab_xfer_page_hit(&c->rpage, peer, raddr >> PAGE_SHIFT))
 		return false;
 
-	start = c->plane_cursor < planes ? c->plane_cursor : 0;
+	start = ubfab_xfer_cursor(c, planes);
 	next = start;
 	if (!ubfab_window_enter(lwin))
 		return false;
