@@ -399,6 +399,18 @@ static bool ubfab_queue_sq_tail(struct ubfab_queue *q, u32 *tail)
 	return false;
 }
 
+/*
+ * The error state ends (a reset's tail reached): entries run again, and an
+ * invalid tail found from now on counts anew. Context: run_lock.
+ */
+static void ubfab_queue_end_error(struct ubfab_queue *q)
+{
+	q->reset_pending = false;
+	q->bad_tail = false;
+	WRITE_ONCE(q->error, false);
+	ubfab_queue_set_flags(q, 0, UBFAB_SQ_ERROR);
+}
+
 /**
  * ubfab_queue_round() - run up to @budget entries of a queue
  * @q: the queue
@@ -424,13 +436,8 @@ static enum ubfab_queue_next ubfab_queue_round(struct ubfab_queue *q,
 		return UBFAB_QUEUE_WAIT;
 
 	for (; budget; budget--) {
-		if (q->reset_pending && q->sq_head == q->reset_at) {
-			/* An invalid tail found from now on counts anew. */
-			q->reset_pending = false;
-			q->bad_tail = false;
-			WRITE_ONCE(q->error, false);
-			ubfab_queue_set_flags(q, 0, UBFAB_SQ_ERROR);
-		}
+		if (q->reset_pending && q->sq_head == q->reset_at)
+			ubfab_queue_end_error(q);
 		if (tail == q->sq_head &&
 		    (!ubfab_queue_sq_tail(q, &tail) || tail == q->sq_head))
 			return UBFAB_QUEUE_IDLE;
@@ -593,11 +600,13 @@ static long ubfab_queue_doorbell(struct ubfab_queue *q)
 
 /*
  * UBFAB_IOCTL_QUEUE_RESET: entries posted so far flush; once the engine's
- * head reaches the tail seen here, the error state ends. An invalid tail
- * counts as nothing posted.
+ * head reaches the tail seen here, the error state ends: at once when
+ * nothing is left to flush, so the doorbell that follows sees a ready
+ * queue. An invalid tail counts as nothing posted.
  */
 static long ubfab_queue_reset(struct ubfab_queue *q)
 {
+	bool flush = false;
 	int ret;
 
 	ret = mutex_lock_killable(&q->run_lock);
@@ -606,10 +615,16 @@ static long ubfab_queue_reset(struct ubfab_queue *q)
 	if (q->error) {
 		if (!ubfab_queue_sq_tail(q, &q->reset_at))
 			q->reset_at = q->sq_head;
-		q->reset_pending = true;
+		if (q->reset_at == q->sq_head) {
+			ubfab_queue_end_error(q);
+		} else {
+			q->reset_pending = true;
+			flush = true;
+		}
 	}
 	mutex_unlock(&q->run_lock);
-	ubfab_queue_kick(q);
+	if (flush)
+		ubfab_queue_kick(q);
 	return 0;
 }
 

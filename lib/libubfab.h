@@ -940,9 +940,9 @@ int ubfab_queue_wait_cqe(struct ubfab_queue *q, struct ubfab_cqe **cqep,
  * @q: queue
  *
  * UBFAB_IOCTL_QUEUE_RESET: once every entry published so far has
- * completed (with UBFAB_CQE_FLUSHED), the queue leaves the error state;
- * entries published after this call run normally. Harmless on a queue
- * not in error.
+ * completed (with UBFAB_CQE_FLUSHED), the queue leaves the error state,
+ * before this call returns when all have; entries published after this
+ * call run normally. Harmless on a queue not in error.
  *
  * Return: 0; -EINVAL if @q is NULL; or a negative errno.
  */

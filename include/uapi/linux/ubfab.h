@@ -765,8 +765,9 @@ struct ubfab_cqe {
  * UBFAB_IOCTL_QUEUE_DOORBELL: look at the SQ tail now. Returns 0, or
  *	EIO when the queue is in the error state (entries still flush).
  * UBFAB_IOCTL_QUEUE_RESET: take the queue out of the error state once
- *	every entry posted so far has completed (flushed); entries posted
- *	after it run normally. Returns 0 (also when not in error).
+ *	every entry posted so far has completed (flushed), before it returns
+ *	when all have; entries posted after it run normally. Returns 0 (also
+ *	when not in error).
  */
 enum {
 	UBFAB_CMD_QUEUE_CREATE = 0x90,
