@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "match.h"
 #include "ubbench.h"
 
 #define ITERS_DEFAULT	7
@@ -414,22 +415,15 @@ static int open_dev(const char *name, struct ubfab_dev **devp)
 static int match(const char *arg, const char *const *names, size_t n,
 		 const char *what)
 {
-	size_t len = strlen(arg), i;
-	int found = -1, matches = 0;
+	char candidates[128];
+	int i = tool_match(arg, names, n, candidates, sizeof(candidates));
 
-	for (i = 0; i < n; i++) {
-		if (!strcmp(arg, names[i]))
-			return i;
-		if (len && !strncmp(arg, names[i], len)) {
-			found = i;
-			matches++;
-		}
-	}
-	if (matches == 1)
-		return found;
-	fprintf(stderr, "ubbench: %s %s \"%s\"\n",
-		matches ? "ambiguous" : "unknown", what, arg);
-	return -1;
+	if (i == TOOL_MATCH_AMBIGUOUS)
+		fprintf(stderr, "ubbench: ambiguous %s \"%s\" (%s)\n", what,
+			arg, candidates);
+	else if (i < 0)
+		fprintf(stderr, "ubbench: unknown %s \"%s\"\n", what, arg);
+	return i < 0 ? -1 : i;
 }
 
 /*

@@ -9,34 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "match.h"
 #include "ubctl.h"
 
 int ubctl_match(const char *arg, const char *const *names, size_t n,
 		const char *what)
 {
-	size_t len = strlen(arg), i;
-	char candidates[128] = "";
-	int found = -1, matches = 0;
+	char candidates[128];
+	int i = tool_match(arg, names, n, candidates, sizeof(candidates));
 
-	for (i = 0; i < n; i++) {
-		if (!strcmp(arg, names[i]))
-			return i;
-		if (len && !strncmp(arg, names[i], len)) {
-			found = i;
-			matches++;
-			snprintf(candidates + strlen(candidates),
-				 sizeof(candidates) - strlen(candidates),
-				 "%s%s", matches > 1 ? ", " : "", names[i]);
-		}
-	}
-	if (matches == 1)
-		return found;
-	if (matches)
+	if (i == TOOL_MATCH_AMBIGUOUS)
 		ubctl_usage_error("ambiguous %s \"%s\" (%s)", what, arg,
 				  candidates);
-	else
+	else if (i < 0)
 		ubctl_usage_error("unknown %s \"%s\"", what, arg);
-	return -1;
+	return i < 0 ? -1 : i;
 }
 
 int ubctl_parse_u32(const char *keyword, const char *arg, uint32_t *v)
