@@ -12,20 +12,27 @@
  * The engine. Every queue has a work item on one module-wide workqueue.
  * A round, always under the queue's @run_lock, takes at most
  * UBFAB_QUEUE_BUDGET entries in order, each completing before the next
- * starts, then the work item requeues itself so a busy queue cannot starve
- * the others. The doorbell runs one round inline when it can take
- * @run_lock at once, which spares a worker wake-up per batch. Nothing in a
- * round blocks: an EVENT_WAIT or WAIT_VALUE that is not satisfied holds the
- * queue (@waiting) and is looked at again by the delayed work item (every
- * jiffy for WAIT_VALUE; at its time-out, or when EVENT_RECORD on the same
- * entity file kicks the queue, for EVENT_WAIT).
+ * starts. The work item runs rounds back to back, dropping @run_lock and
+ * calling cond_resched() between them, for at most UBFAB_QUEUE_SLICE;
+ * then it requeues itself, so a busy queue cannot starve the others and a
+ * polling queue costs no work item cycle per round. In a round, a run of
+ * small WRITEs and READs goes in bursts of up to UBFAB_QUEUE_BURST
+ * entries, copied out together and handed to the data path's fast path
+ * (ubfab_xfer_fast_run()), their completions published together; any
+ * other entry goes alone. The doorbell runs one round inline when it can
+ * take @run_lock at once, which spares a worker wake-up per batch. Nothing
+ * in a round blocks: an EVENT_WAIT or WAIT_VALUE that is not satisfied
+ * holds the queue (@waiting) and is looked at again by the delayed work
+ * item (every jiffy for WAIT_VALUE; at its time-out, or when EVENT_RECORD
+ * on the same entity file kicks the queue, for EVENT_WAIT).
  *
  * Memory ordering with user space (the uAPI header has the user's half):
  *  - SQ: the engine reads the user's tail with smp_load_acquire(), which
  *    orders the reads of the entries after it; it copies each whole entry
- *    out of the ring before looking at any field, and publishes its head
- *    with smp_store_release() once the copy is done, so the user never
- *    overwrites a slot that is still being read.
+ *    out of the ring before checking any field (a look at the opcode of
+ *    the entry at the head only chooses a burst, which copies first too),
+ *    and publishes its head with smp_store_release() once the copies are
+ *    done, so the user never overwrites a slot that is still being read.
  *  - CQ: the engine reads the user's head with smp_load_acquire() before it
  *    overwrites a slot, writes the entry, then publishes its tail with
  *    smp_store_release(), so the user who reads the tail with acquire sees
@@ -66,6 +73,8 @@
 #define UBFAB_QUEUE_BUDGET	64
 /* Entries between two cond_resched() calls in a round. */
 #define UBFAB_QUEUE_RESCHED	16
+/* How long the work item runs rounds before it requeues itself. */
+#define UBFAB_QUEUE_SLICE	1	/* jiffies */
 
 /**
  * struct ubfab_ring_hdr - the first page of a queue's mapping
@@ -173,10 +182,13 @@ static u32 ubfab_queue_cq_room(struct ubfab_queue *q)
 	return 0;
 }
 
-/* Post one completion; ubfab_queue_cq_room() said there is room. */
-static void ubfab_queue_post(struct ubfab_queue *q,
-			     const struct ubfab_sqe *sqe, u16 status,
-			     u64 result, u32 bytes)
+/*
+ * Write one completion, not yet published (ubfab_queue_publish_cq());
+ * ubfab_queue_cq_room() said there is room.
+ */
+static void ubfab_queue_write_cqe(struct ubfab_queue *q,
+				  const struct ubfab_sqe *sqe, u16 status,
+				  u64 result, u32 bytes)
 {
 	struct ubfab_cqe *cqe = &q->cqes[q->cq_tail & q->cq_mask];
 
@@ -188,14 +200,38 @@ static void ubfab_queue_post(struct ubfab_queue *q,
 		.opcode = sqe->opcode,
 	};
 	WRITE_ONCE(q->cq_tail, q->cq_tail + 1);
-	/* The entry is written before the user can see the new tail. */
+}
+
+/* Let user space see the completions written so far. */
+static void ubfab_queue_publish_cq(struct ubfab_queue *q)
+{
+	/* The entries are written before the user can see the new tail. */
 	smp_store_release(&q->hdr->cq_tail, q->cq_tail);
+}
+
+/* Post one completion; ubfab_queue_cq_room() said there is room. */
+static void ubfab_queue_post(struct ubfab_queue *q,
+			     const struct ubfab_sqe *sqe, u16 status,
+			     u64 result, u32 bytes)
+{
+	ubfab_queue_write_cqe(q, sqe, status, result, bytes);
+	ubfab_queue_publish_cq(q);
+}
+
+/*
+ * Whether an entry that succeeded completes: not if the queue is selective
+ * and the entry did not ask for it.
+ */
+static bool ubfab_queue_wants_cqe(const struct ubfab_queue *q,
+				  const struct ubfab_sqe *sqe)
+{
+	return !(q->flags & UBFAB_QUEUE_SELECTIVE) ||
+	       sqe->flags & UBFAB_SQE_SIGNAL;
 }
 
 /*
  * An entry ended: a failure always completes and puts the queue in the
- * error state; a success completes unless the queue is selective and the
- * entry did not ask for it.
+ * error state; a success completes as ubfab_queue_wants_cqe() says.
  */
 static void ubfab_queue_complete(struct ubfab_queue *q,
 				 const struct ubfab_sqe *sqe, u16 status,
@@ -203,8 +239,7 @@ static void ubfab_queue_complete(struct ubfab_queue *q,
 {
 	if (status != UBFAB_CQE_OK)
 		ubfab_queue_enter_error(q);
-	else if ((q->flags & UBFAB_QUEUE_SELECTIVE) &&
-		 !(sqe->flags & UBFAB_SQE_SIGNAL))
+	else if (!ubfab_queue_wants_cqe(q, sqe))
 		return;
 	ubfab_queue_post(q, sqe, status, result, bytes);
 	(*posted)++;
@@ -411,6 +446,60 @@ static void ubfab_queue_end_error(struct ubfab_queue *q)
 	ubfab_queue_set_flags(q, 0, UBFAB_SQ_ERROR);
 }
 
+/*
+ * Whether the entry in SQ slot @idx may start a burst: a WRITE or READ,
+ * as a look at its opcode says. Only a hint: the burst copies the entry
+ * before it checks anything.
+ */
+static bool ubfab_queue_burst_hint(struct ubfab_queue *q, u32 idx)
+{
+	u8 opcode = READ_ONCE(q->sqes[idx & q->sq_mask].opcode);
+
+	return opcode == UBFAB_OP_WRITE || opcode == UBFAB_OP_READ;
+}
+
+/*
+ * A burst: copy up to @max entries (at most UBFAB_QUEUE_BURST) from the SQ
+ * while they are WRITEs and READs with sane flags, hand them to
+ * ubfab_xfer_fast_run(), then take the ones it did out of the ring and
+ * complete them. The rest stay in the ring for the usual path. Context:
+ * run_lock; not in the error state; @max entries posted, as much CQ room.
+ * Return: entries done.
+ */
+static unsigned int ubfab_queue_burst(struct ubfab_queue *q, unsigned int max,
+				      unsigned int *posted)
+{
+	unsigned int n, done, i;
+	struct ubfab_sqe *sqe;
+
+	max = min_t(unsigned int, max, UBFAB_QUEUE_BURST);
+	for (n = 0; n < max; n++) {
+		sqe = &q->burst[n];
+		/* Copy the whole entry before looking at any of it. */
+		memcpy(sqe, &q->sqes[(q->sq_head + n) & q->sq_mask],
+		       sizeof(*sqe));
+		if ((sqe->opcode != UBFAB_OP_WRITE &&
+		     sqe->opcode != UBFAB_OP_READ) ||
+		    sqe->flags & ~UBFAB_SQE_FLAGS || sqe->__reserved)
+			break;
+	}
+	done = ubfab_xfer_fast_run(q->file, &q->xfer, q->burst, n);
+	if (!done)
+		return 0;
+	q->sq_head += done;
+	/* The copies are done before the user may reuse the slots. */
+	smp_store_release(&q->hdr->sq_head, q->sq_head);
+	for (i = 0; i < done; i++) {
+		sqe = &q->burst[i];
+		if (!ubfab_queue_wants_cqe(q, sqe))
+			continue;
+		ubfab_queue_write_cqe(q, sqe, UBFAB_CQE_OK, 0, sqe->length);
+		(*posted)++;
+	}
+	ubfab_queue_publish_cq(q);
+	return done;
+}
+
 /**
  * ubfab_queue_round() - run up to @budget entries of a queue
  * @q: the queue
@@ -418,7 +507,9 @@ static void ubfab_queue_end_error(struct ubfab_queue *q)
  * @posted: out: completions posted
  *
  * The user's SQ tail and CQ head are read again only once the entries and
- * the CQ room they showed are used up.
+ * the CQ room they showed are used up. Runs of small WRITEs and READs go
+ * in bursts (ubfab_queue_burst()); every other entry, and the first of a
+ * run that the fast path does not take, goes one at a time.
  *
  * Context: @q->run_lock held. Never sleeps for long: nothing here waits.
  * Return: what is left to do.
@@ -428,6 +519,7 @@ static enum ubfab_queue_next ubfab_queue_round(struct ubfab_queue *q,
 					       unsigned int *posted)
 {
 	u32 tail = q->sq_head, cq_room = 0;
+	unsigned int done, since = 0;
 	struct ubfab_sqe sqe;
 
 	lockdep_assert_held(&q->run_lock);
@@ -435,7 +527,12 @@ static enum ubfab_queue_next ubfab_queue_round(struct ubfab_queue *q,
 	if (q->waiting && ubfab_queue_wait_check(q, posted))
 		return UBFAB_QUEUE_WAIT;
 
-	for (; budget; budget--) {
+	while (budget) {
+		/* a transfer reschedules between its chunks itself */
+		if (since >= UBFAB_QUEUE_RESCHED) {
+			since = 0;
+			cond_resched();
+		}
 		if (q->reset_pending && q->sq_head == q->reset_at)
 			ubfab_queue_end_error(q);
 		if (tail == q->sq_head &&
@@ -447,13 +544,27 @@ static enum ubfab_queue_next ubfab_queue_round(struct ubfab_queue *q,
 			if (!cq_room)
 				return UBFAB_QUEUE_IDLE;
 		}
-		cq_room--;
+
+		if (!q->error && ubfab_queue_burst_hint(q, q->sq_head)) {
+			done = ubfab_queue_burst(q, min3(budget, cq_room,
+							 tail - q->sq_head),
+						 posted);
+			if (done) {
+				budget -= done;
+				cq_room -= done;
+				since += done;
+				continue;
+			}
+		}
 
 		/* Copy the whole entry before looking at any of it. */
 		memcpy(&sqe, &q->sqes[q->sq_head & q->sq_mask], sizeof(sqe));
 		q->sq_head++;
 		/* The copy is done before the user may reuse the slot. */
 		smp_store_release(&q->hdr->sq_head, q->sq_head);
+		budget--;
+		cq_room--;
+		since++;
 
 		if (q->error) {
 			ubfab_queue_post(q, &sqe, UBFAB_CQE_FLUSHED, 0, 0);
@@ -462,9 +573,6 @@ static enum ubfab_queue_next ubfab_queue_round(struct ubfab_queue *q,
 		}
 		if (ubfab_queue_run(q, &sqe, posted))
 			return UBFAB_QUEUE_WAIT;
-		/* a transfer reschedules between its chunks itself */
-		if (budget % UBFAB_QUEUE_RESCHED == 1)
-			cond_resched();
 	}
 	return UBFAB_QUEUE_AGAIN;
 }
@@ -541,35 +649,45 @@ static void ubfab_queue_schedule(struct ubfab_queue *q,
 		queue_delayed_work(ubfab_queue_wq, &q->work, wait_delay);
 }
 
-/* The queue's work item: one round, then requeue if anything is left. */
+/*
+ * The queue's work item: rounds back to back while anything is left, for
+ * at most UBFAB_QUEUE_SLICE, with cond_resched() between them so other
+ * tasks and other queues' workers run; then it requeues itself if
+ * anything is still left.
+ */
 static void ubfab_queue_work(struct work_struct *work)
 {
 	struct ubfab_queue *q = container_of(to_delayed_work(work),
 					     struct ubfab_queue, work);
-	unsigned long wait_delay = 0;
+	unsigned long until = jiffies + UBFAB_QUEUE_SLICE, wait_delay = 0;
 	enum ubfab_queue_next next;
 	unsigned int posted;
 	u32 head;
 
-	mutex_lock(&q->run_lock);
-	if (q->sq_flags & UBFAB_SQ_NEED_WAKEUP) {
-		/* Woken: poll again from now. */
-		ubfab_queue_set_flags(q, 0, UBFAB_SQ_NEED_WAKEUP);
-		q->poll_busy_ns = ktime_get_ns();
-	}
-	head = q->sq_head;
-	next = ubfab_queue_round(q, UBFAB_QUEUE_BUDGET, &posted);
-	if (q->flags & UBFAB_QUEUE_POLL) {
-		if (head != q->sq_head || posted)
+	for (;;) {
+		mutex_lock(&q->run_lock);
+		if (q->sq_flags & UBFAB_SQ_NEED_WAKEUP) {
+			/* Woken: poll again from now. */
+			ubfab_queue_set_flags(q, 0, UBFAB_SQ_NEED_WAKEUP);
 			q->poll_busy_ns = ktime_get_ns();
-		if (next == UBFAB_QUEUE_IDLE)
-			next = ubfab_queue_poll_idle(q);
-	}
-	if (next == UBFAB_QUEUE_WAIT)
-		wait_delay = ubfab_queue_wait_delay(q);
-	mutex_unlock(&q->run_lock);
+		}
+		head = q->sq_head;
+		next = ubfab_queue_round(q, UBFAB_QUEUE_BUDGET, &posted);
+		if (q->flags & UBFAB_QUEUE_POLL) {
+			if (head != q->sq_head || posted)
+				q->poll_busy_ns = ktime_get_ns();
+			if (next == UBFAB_QUEUE_IDLE)
+				next = ubfab_queue_poll_idle(q);
+		}
+		if (next == UBFAB_QUEUE_WAIT)
+			wait_delay = ubfab_queue_wait_delay(q);
+		mutex_unlock(&q->run_lock);
 
-	ubfab_queue_notify(q, posted);
+		ubfab_queue_notify(q, posted);
+		if (next != UBFAB_QUEUE_AGAIN || !time_before(jiffies, until))
+			break;
+		cond_resched();
+	}
 	ubfab_queue_schedule(q, next, wait_delay);
 }
 

@@ -298,12 +298,15 @@ struct ubfab_file {
  * @gen: @owner->mem_gen when it was found
  * @idx: its page offset in @owner's memory
  * @page: the page, owned by @owner->pages
+ * @addr: its kernel address, or NULL for a highmem page (which the fast
+ *	path leaves to the slow one)
  */
 struct ubfab_xfer_page {
 	struct ubfab_entity *owner;
 	u64 gen;
 	pgoff_t idx;
 	struct page *page;
+	void *addr;
 };
 
 /**
@@ -355,6 +358,9 @@ struct ubfab_xfer_cache {
 
 struct ubfab_ring_hdr;
 
+/* Most entries a burst of the queue engine takes (queue.c). */
+#define UBFAB_QUEUE_BURST	16
+
 /**
  * struct ubfab_queue - an NPU queue: a submission and a completion ring
  *	shared with user space, and the engine state that runs them
@@ -395,6 +401,7 @@ struct ubfab_ring_hdr;
  * @wait_deadline: when it times out, in jiffies, if it has a time-out
  * @poll_busy_ns: UBFAB_QUEUE_POLL: when the engine last found work
  * @xfer: the data path's state: plane rotation, translation cache
+ * @burst: copies of the entries of a burst (queue.c)
  */
 struct ubfab_queue {
 	struct ubfab_file *file;
@@ -429,6 +436,7 @@ struct ubfab_queue {
 	unsigned long wait_deadline;
 	u64 poll_busy_ns;
 	struct ubfab_xfer_cache xfer;
+	struct ubfab_sqe burst[UBFAB_QUEUE_BURST];
 };
 
 /**
@@ -639,6 +647,9 @@ void ubfab_seg_drop_imports(struct ubfab_file *file);
 /* xfer.c: the data path of queue entries */
 u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
 		       struct ubfab_xfer_cache *cache, u64 *result, u32 *bytes);
+unsigned int ubfab_xfer_fast_run(struct ubfab_file *file,
+				 struct ubfab_xfer_cache *cache,
+				 const struct ubfab_sqe *sqes, unsigned int n);
 void ubfab_xfer_cache_fini(struct ubfab_xfer_cache *cache);
 u16 ubfab_xfer_load_local(struct ubfab_file *file, u64 local, u64 *val);
 /* xfer.c's routing and chunk arithmetic, exposed for its KUnit suite */
@@ -663,11 +674,17 @@ ubfab_xfer_pick_plane(u32 usable, u32 nr_planes, u32 *next)
 	/* the data path keeps its positions in range: no division there */
 	if (unlikely(from >= nr_planes))
 		from %= nr_planes;
+	/* the common case, all that a queue's fast path pays for */
+	if (likely(usable & BIT(from))) {
+		p = from;
+		goto out;
+	}
 	usable &= GENMASK(nr_planes - 1, 0);
 	if (!usable)
 		return UBFAB_XFER_NO_PLANE;
 	later = usable & GENMASK(nr_planes - 1, from);
 	p = __ffs(later ? later : usable);
+out:
 	*next = p + 1 < nr_planes ? p + 1 : 0;
 	return p;
 }

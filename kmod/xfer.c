@@ -9,13 +9,13 @@
  * memory, opcode, flags and __reserved checked; everything else in them is
  * hostile.
  *
- * Locking. Pages are found only through the owner's @pages with the
+ * Locking. Pages are found only through the owner's @pages, with the
  * owner's mem_lock held shared (revocation frees them with it held
- * exclusive), and touched under it or inside the window they lie in (the
- * fast path, below). A remote transfer is cut into chunks of at most
- * UBFAB_PLANE_CHUNK bytes; for each chunk, this file takes both entities'
- * mem_locks shared, in the order of their eids (one lock for a loopback
- * import), then:
+ * exclusive) or inside the window they lie in, and touched under it or
+ * inside that window (the fast path, below). A remote transfer is cut
+ * into chunks of at most UBFAB_PLANE_CHUNK bytes; for each chunk, this
+ * file takes both entities' mem_locks shared, in the order of their eids
+ * (one lock for a loopback import), then:
  *
  *   1. finds the allocation holding the local range (LOCAL_RANGE when it
  *      is gone, e.g. freed by another thread);
@@ -36,20 +36,24 @@
  *
  * A WRITE or READ of at most UBFAB_XFER_INLINE bytes, the small message
  * whose rate is the cost of the checks alone, takes a path of its own.
- * When the translation cache (below) holds the import, the allocation and
- * the page on each side, and neither range crosses a page, the fast path
- * (ubfab_xfer_fast(), which ubfab_xfer_execute() tries before it sets up
- * anything for the others) copies from page to page with no mem_lock at
- * all, between ubfab_window_enter() and ubfab_window_leave() on both
- * windows: a revocation waits for the copies inside a window, and pages
- * go only after the window holding them is revoked. An entry that finds
- * either window revoked, misses in the cache or fails a check goes the
- * slow way, which checks and reports everything: through the queue's
- * bounce buffer, the source copied into it under its owner's mem_lock,
- * then out of it under the other's, one lock at a time, filling the cache
- * for the next entry. The helpers of both are __always_inline: under
- * QEMU TCG every return costs a lookup of the next translated block, and
- * the calls were a fifth of the instructions.
+ * The queue engine hands runs of them to ubfab_xfer_fast_run() (a burst,
+ * see queue.c). When the translation cache (below) holds the import and
+ * the allocation, a page on each side is there for each range, and
+ * neither range crosses a page, the fast path copies from page to page
+ * with no mem_lock at all, inside both windows: it enters them
+ * (ubfab_window_enter()) once for the run and leaves them after it. A
+ * revocation waits for the copies inside a window, and pages go only
+ * after the window holding them is revoked; so within the run the
+ * allocation, the import and every page of theirs found stay, and the
+ * per-entry checks are the ones that depend on the entry. The first entry
+ * it does not take (a miss in the cache, a range across a page, an
+ * untouched page, a revoked window, no route, any failed check) goes the
+ * slow way, ubfab_xfer_execute(), which checks and reports everything:
+ * through the queue's bounce buffer, the source copied into it under its
+ * owner's mem_lock, then out of it under the other's, one lock at a time,
+ * filling the cache for the next entries. The helpers of both are
+ * __always_inline: under QEMU TCG every return costs a lookup of the next
+ * translated block, and the calls were a fifth of the instructions.
  *
  * The translation cache. Each queue remembers (struct ubfab_xfer_cache)
  * the import it resolved last, the allocation it found last, and the page
@@ -59,7 +63,9 @@
  * what it covers, before anything it covers goes; so an entry that finds
  * it unchanged (mem_gen: under the mem_lock, or before entering the
  * windows on the fast path, as the pages stay until the window is revoked)
- * may use what was cached. The windows of the cached import and
+ * may use what was cached. The cached page on each side lies in the
+ * cached allocation or import: the cache forgets it when it learns
+ * another of those. The windows of the cached import and
  * allocation are referenced by the cache, so they stay valid as memory;
  * whether they were revoked is read by every entry, under the owner's
  * mem_lock or by ubfab_window_enter(). A miss looks the import up under
@@ -91,16 +97,18 @@
 
 #include "ubfab.h"
 
+/* What WRITE and READ do not use: one template, the fast path's. */
+#define UBFAB_XFER_DATA_UNUSED { .value = ~0ULL, .compare = ~0ULL, \
+				 .notify = ~0ULL, .aux = ~0U, .timeout_ms = ~0U }
+
 /*
  * For each opcode of this file, the bits of struct ubfab_sqe that must be
  * 0: every field it does not use (ATOMIC's compare is checked apart: only
  * CAS uses it). opcode, flags and __reserved were checked already.
  */
 static const struct ubfab_sqe ubfab_xfer_unused[] = {
-	[UBFAB_OP_WRITE] = { .value = ~0ULL, .compare = ~0ULL,
-			     .notify = ~0ULL, .aux = ~0U, .timeout_ms = ~0U },
-	[UBFAB_OP_READ] = { .value = ~0ULL, .compare = ~0ULL,
-			    .notify = ~0ULL, .aux = ~0U, .timeout_ms = ~0U },
+	[UBFAB_OP_WRITE] = UBFAB_XFER_DATA_UNUSED,
+	[UBFAB_OP_READ] = UBFAB_XFER_DATA_UNUSED,
 	[UBFAB_OP_WRITE_NOTIFY] = { .compare = ~0ULL, .aux = ~0U,
 				    .timeout_ms = ~0U },
 	[UBFAB_OP_ATOMIC] = { .length = ~0U, .local = ~0ULL, .notify = ~0ULL,
@@ -259,6 +267,8 @@ ubfab_xfer_local_win(struct ubfab_xfer *x, u64 addr, u32 len)
 	kref_get(&alloc->win->ref);
 	if (c->local_win)
 		ubfab_window_put(c->local_win);
+	/* the cached local page is one of the cached allocation's */
+	c->lpage.owner = NULL;
 	c->local_gen = entity->mem_gen;
 	c->local_start = (u64)alloc->win->first << PAGE_SHIFT;
 	c->local_end = c->local_start + ((u64)alloc->win->npages << PAGE_SHIFT);
@@ -315,6 +325,8 @@ static bool ubfab_xfer_learn_import(struct ubfab_xfer *x, u64 base)
 		/* the cache's own reference: the window outlives the import */
 		kref_get(&imp->win->ref);
 		c->imp_win = imp->win;
+		/* the cached remote page is one of the cached import's */
+		c->rpage.owner = NULL;
 		c->imp_base = base;
 		c->imp_size = (u64)imp->win->npages << PAGE_SHIFT;
 		c->imp_addr = (u64)imp->win->first << PAGE_SHIFT;
@@ -640,17 +652,25 @@ out_unlock:
 	return status;
 }
 
+/* Whether the fields of @sqe that @unused marks are 0. */
+static __always_inline bool ubfab_xfer_unused_zero(const struct ubfab_sqe *sqe,
+						   const struct ubfab_sqe *unused)
+{
+	return !((sqe->length & unused->length) |
+		 (sqe->local & unused->local) |
+		 (sqe->remote & unused->remote) |
+		 (sqe->value & unused->value) |
+		 (sqe->compare & unused->compare) |
+		 (sqe->notify & unused->notify) | (sqe->aux & unused->aux) |
+		 (sqe->timeout_ms & unused->timeout_ms));
+}
+
 /* Whether the fields @sqe's opcode does not use are 0 and the rest sane. */
 static __always_inline bool ubfab_xfer_entry_ok(const struct ubfab_sqe *sqe)
 {
-	const struct ubfab_sqe *unused = &ubfab_xfer_unused[sqe->opcode];
 	bool length_ok = sqe->length && sqe->length <= UBFAB_SQE_MAX_LENGTH;
 
-	if ((sqe->length & unused->length) | (sqe->local & unused->local) |
-	    (sqe->remote & unused->remote) | (sqe->value & unused->value) |
-	    (sqe->compare & unused->compare) |
-	    (sqe->notify & unused->notify) | (sqe->aux & unused->aux) |
-	    (sqe->timeout_ms & unused->timeout_ms))
+	if (!ubfab_xfer_unused_zero(sqe, &ubfab_xfer_unused[sqe->opcode]))
 		return false;
 
 	switch (sqe->opcode) {
@@ -679,6 +699,21 @@ ubfab_xfer_page_hit(const struct ubfab_xfer_page *pc,
 	       pc->gen == READ_ONCE(owner->mem_gen);
 }
 
+/* Point the translation cache's entry @pc at @page, found under @gen. */
+static __always_inline void ubfab_xfer_page_set(struct ubfab_xfer_page *pc,
+						struct ubfab_entity *owner,
+						u64 gen, pgoff_t idx,
+						struct page *page)
+{
+	*pc = (struct ubfab_xfer_page) {
+		.owner = owner,
+		.gen = gen,
+		.idx = idx,
+		.page = page,
+		.addr = PageHighMem(page) ? NULL : page_address(page),
+	};
+}
+
 /*
  * Page @idx of @win's owner through the translation cache's entry @pc:
  * allocated on first touch if @alloc, else NULL while untouched.
@@ -695,12 +730,7 @@ ubfab_xfer_cached_page(struct ubfab_xfer_page *pc, struct ubfab_window *win,
 		return pc->page;
 	page = alloc ? ubfab_mem_page(win, idx) : xa_load(&owner->pages, idx);
 	if (page)
-		*pc = (struct ubfab_xfer_page) {
-			.owner = owner,
-			.gen = owner->mem_gen,
-			.idx = idx,
-			.page = page,
-		};
+		ubfab_xfer_page_set(pc, owner, owner->mem_gen, idx, page);
 	return page;
 }
 
@@ -967,14 +997,34 @@ static __always_inline u32 ubfab_xfer_cursor_next(u32 start, u32 planes)
 	return start + 1 < planes ? start + 1 : 0;
 }
 
-/*
- * ubfab_xfer_execute() for everything the fast path does not take: every
- * check in order, the slow ways, and the error counts.
+/**
+ * ubfab_xfer_execute() - run one data entry of a queue the slow way
+ * @file: the entity file of the queue
+ * @sqe: the entry, in kernel memory; opcode WRITE, READ, WRITE_NOTIFY,
+ *	ATOMIC, COPY or FILL (any other completes with BAD_OPCODE), flags
+ *	and __reserved already checked
+ * @cache: the queue's data path state: its @plane_cursor, the rotating
+ *	start plane, advances by one for each remote entry (WRITE, READ,
+ *	WRITE_NOTIFY, ATOMIC), failed or not
+ * @result: out: ATOMIC's old value or WRITE_NOTIFY's old notify value;
+ *	else 0
+ * @bytes: out: data bytes moved, also on failure (a transfer that fails
+ *	midway has moved its earlier chunks, or with NOMEM what comes
+ *	before the page it could not allocate); 8 for ATOMIC; WRITE_NOTIFY's
+ *	notify add is not counted
+ *
+ * Checks the entry's other fields (UBFAB_CQE_BAD_ENTRY), then its local
+ * ranges, imports, remote ranges, rights, revocation and route, in that
+ * order, before moving anything. A failed remote entry counts one error
+ * on the entity's port into the start plane and on that plane; COPY and
+ * FILL cross no plane and count nothing.
+ *
+ * Context: process context, may sleep; no ubfab lock held but the queue's
+ * run_lock, which guards @cache.
+ * Return: enum ubfab_cqe_status.
  */
-static noinline u16 ubfab_xfer_run(struct ubfab_file *file,
-				   const struct ubfab_sqe *sqe,
-				   struct ubfab_xfer_cache *cache,
-				   u64 *result, u32 *bytes)
+u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
+		       struct ubfab_xfer_cache *cache, u64 *result, u32 *bytes)
 {
 	struct ubfab_xfer x = {
 		.file = file,
@@ -1025,116 +1075,178 @@ static noinline u16 ubfab_xfer_run(struct ubfab_file *file,
 }
 
 /*
- * The fast path of ubfab_xfer_execute(), for a WRITE or READ of at most
- * UBFAB_XFER_INLINE bytes: when the entry is sane, the translation cache
- * @c holds the allocation, the import and both pages, neither range
- * crosses a page and a plane connects the two entities, copy between the
- * two pages directly, inside both windows (ubfab_window_enter()) instead
- * of under the mem_locks, and count it. Return: true when it did the
- * whole entry (status OK, *@bytes set); false when it changed nothing and
- * ubfab_xfer_run() must take the entry, which checks everything again and
- * reports what fails.
+ * Enter the fast path: when the translation cache holds an allocation, an
+ * import and a page on each side, all still current, enter both windows.
+ * The pages stay from then on (see ubfab_window_enter()), and so do the
+ * allocation and the import: freeing or unimporting them revokes their
+ * windows first. Return: false, inside neither, when something is not
+ * cached, has gone or is revoked.
  */
-static __always_inline bool ubfab_xfer_fast(struct ubfab_file *file,
-					    const struct ubfab_sqe *sqe,
-					    struct ubfab_xfer_cache *c,
-					    u32 *bytes)
+static noinline bool ubfab_xfer_enter(struct ubfab_file *file,
+				      struct ubfab_xfer_cache *c)
 {
-	struct ubfab_entity *entity = file->entity, *peer;
-	struct ubfab_fabric *fabric = entity->fabric;
-	u64 base = sqe->remote & ~(UBFAB_MAX_MEM - 1), raddr;
-	u32 len = sqe->length, loff = offset_in_page(sqe->local), roff;
-	u32 planes = fabric->topo.planes, start, next;
-	u32 plane = UBFAB_XFER_NO_PLANE;
-	bool write = sqe->opcode == UBFAB_OP_WRITE;
-	struct ubfab_window *lwin, *rwin;
-	void *l, *r;
+	struct ubfab_entity *entity = file->entity;
 
-	if ((!write && sqe->opcode != UBFAB_OP_READ) ||
-	    len > UBFAB_XFER_INLINE || !ubfab_xfer_entry_ok(sqe) ||
-	    !ubfab_xfer_range_ok(sqe->local, len, entity->mem_size) ||
-	    !ubfab_xfer_local_hit(c, READ_ONCE(entity->mem_gen), sqe->local,
-				  len) ||
-	    !ubfab_xfer_import_hit(c, file, base) ||
-	    ubfab_xfer_import_check(c, sqe->remote - base, len,
-				    write ? UBFAB_SEG_WRITE : UBFAB_SEG_READ,
-				    &raddr))
+	if (!c->local_win || !c->imp_win || !c->lpage.addr || !c->rpage.addr ||
+	    c->local_gen != READ_ONCE(entity->mem_gen) ||
+	    c->imports_gen != READ_ONCE(file->imports_gen) ||
+	    !ubfab_xfer_page_hit(&c->lpage, entity, c->lpage.idx) ||
+	    !ubfab_xfer_page_hit(&c->rpage, c->imp_win->owner, c->rpage.idx))
 		return false;
-	roff = offset_in_page(raddr);
-	lwin = c->local_win;
-	rwin = c->imp_win;
-	peer = rwin->owner;
-	if (loff + len > PAGE_SIZE || roff + len > PAGE_SIZE ||
-	    !ubfab_xfer_page_hit(&c->lpage, entity, sqe->local >> PAGE_SHIFT) ||
-	    !ubfab_xfer_page_hit(&c->rpage, peer, raddr >> PAGE_SHIFT))
+	if (!ubfab_window_enter(c->local_win))
 		return false;
-
-	start = ubfab_xfer_cursor(c, planes);
-	next = start;
-	if (!ubfab_window_enter(lwin))
+	if (!ubfab_window_enter(c->imp_win)) {
+		ubfab_window_leave(c->local_win);
 		return false;
-	if (ubfab_window_enter(rwin)) {
-		plane = ubfab_xfer_pick_plane(ubfab_xfer_usable(fabric, entity,
-								peer),
-					      planes, &next);
-		if (plane != UBFAB_XFER_NO_PLANE) {
-			l = kmap_local_page(c->lpage.page);
-			r = kmap_local_page(c->rpage.page);
-			if (write)
-				memcpy(r + roff, l + loff, len);
-			else
-				memcpy(l + loff, r + roff, len);
-			kunmap_local(r);
-			kunmap_local(l);
-			flush_dcache_page(write ? c->rpage.page :
-						  c->lpage.page);
-		}
-		ubfab_window_leave(rwin);
 	}
-	ubfab_window_leave(lwin);
-	if (plane == UBFAB_XFER_NO_PLANE)
-		return false;
-	c->plane_cursor = ubfab_xfer_cursor_next(start, planes);
-	ubfab_xfer_count(plane, write ? entity : peer, write ? peer : entity,
-			 len);
-	*bytes = len;
 	return true;
 }
 
-/**
- * ubfab_xfer_execute() - run one data entry of a queue
- * @file: the entity file of the queue
- * @sqe: the entry, in kernel memory; opcode WRITE, READ, WRITE_NOTIFY,
- *	ATOMIC, COPY or FILL (any other completes with BAD_OPCODE), flags
- *	and __reserved already checked
- * @cache: the queue's data path state: its @plane_cursor, the rotating
- *	start plane, advances by one for each remote entry (WRITE, READ,
- *	WRITE_NOTIFY, ATOMIC), failed or not
- * @result: out: ATOMIC's old value or WRITE_NOTIFY's old notify value;
- *	else 0
- * @bytes: out: data bytes moved, also on failure (a transfer that fails
- *	midway has moved its earlier chunks, or with NOMEM what comes
- *	before the page it could not allocate); 8 for ATOMIC; WRITE_NOTIFY's
- *	notify add is not counted
- *
- * Checks the entry's other fields (UBFAB_CQE_BAD_ENTRY), then its local
- * ranges, imports, remote ranges, rights, revocation and route, in that
- * order, before moving anything. A failed remote entry counts one error
- * on the entity's port into the start plane and on that plane; COPY and
- * FILL cross no plane and count nothing.
- *
- * Context: process context, may sleep; no ubfab lock held but the queue's
- * run_lock, which guards @cache.
- * Return: enum ubfab_cqe_status.
+/*
+ * Whether the fast path takes @sqe as the translation cache @c stands: a
+ * WRITE or READ of at most UBFAB_XFER_INLINE bytes, its other fields 0,
+ * the right it needs granted, each range within the cached page on its
+ * side; *@loff and *@roff get the ranges' offsets in those pages, *@len
+ * the length (read once: the bound the copy is compiled for). A range
+ * within the cached page lies within the cached allocation or import: the
+ * cache forgets the page when it learns another of those.
  */
-u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
-		       struct ubfab_xfer_cache *cache, u64 *result, u32 *bytes)
+static __always_inline bool ubfab_xfer_fast_ok(const struct ubfab_sqe *sqe,
+					       const struct ubfab_xfer_cache *c,
+					       u64 *loff, u64 *roff, u32 *lenp)
 {
-	if (ubfab_xfer_fast(file, sqe, cache, bytes)) {
-		*result = 0;
-		return UBFAB_CQE_OK;
+	u64 base = sqe->remote & ~(UBFAB_MAX_MEM - 1);
+	bool write = sqe->opcode == UBFAB_OP_WRITE;
+	u32 len = sqe->length;
+
+	*lenp = len;
+	*loff = sqe->local - ((u64)c->lpage.idx << PAGE_SHIFT);
+	*roff = c->imp_addr + (sqe->remote - base) -
+		((u64)c->rpage.idx << PAGE_SHIFT);
+	/* READ does not use what WRITE does not */
+	return (write || sqe->opcode == UBFAB_OP_READ) &&
+	       len - 1 < UBFAB_XFER_INLINE &&
+	       ubfab_xfer_unused_zero(sqe,
+				      &ubfab_xfer_unused[UBFAB_OP_WRITE]) &&
+	       *loff <= PAGE_SIZE - len && base == c->imp_base &&
+	       *roff <= PAGE_SIZE - len &&
+	       (c->imp_rights & (write ? UBFAB_SEG_WRITE : UBFAB_SEG_READ));
+}
+
+/*
+ * Point @pc at page @idx of @owner, from its xarray. Return: false when
+ * the page is untouched or in highmem.
+ * Context: inside a window holding the page (ubfab_xfer_fast_run()).
+ */
+static bool ubfab_xfer_fast_find(struct ubfab_xfer_page *pc,
+				 struct ubfab_entity *owner, pgoff_t idx)
+{
+	/* read before the page is looked up: see ubfab_xfer_page_hit() */
+	u64 gen = READ_ONCE(owner->mem_gen);
+	struct page *page;
+
+	if (pc->owner == owner && pc->idx == idx)
+		return true;
+	page = xa_load(&owner->pages, idx);
+	if (!page || PageHighMem(page))
+		return false;
+	ubfab_xfer_page_set(pc, owner, gen, idx, page);
+	return true;
+}
+
+/*
+ * Inside both windows, for an entry ubfab_xfer_fast_ok() turned down: when
+ * it would take it but for the pages, each range lies within a page of
+ * the cached allocation or import, and those pages are there, point the
+ * cache at them: the windows keep them. Return: whether it did.
+ */
+static noinline bool ubfab_xfer_fast_repage(struct ubfab_file *file,
+					    const struct ubfab_sqe *sqe,
+					    struct ubfab_xfer_cache *c)
+{
+	u64 base = sqe->remote & ~(UBFAB_MAX_MEM - 1);
+	u64 raddr = c->imp_addr + (sqe->remote - base);
+	u32 len = sqe->length;
+
+	if ((sqe->opcode != UBFAB_OP_WRITE && sqe->opcode != UBFAB_OP_READ) ||
+	    len - 1 >= UBFAB_XFER_INLINE ||
+	    !ubfab_xfer_unused_zero(sqe, &ubfab_xfer_unused[UBFAB_OP_WRITE]) ||
+	    sqe->local < c->local_start || sqe->local > c->local_end - len ||
+	    offset_in_page(sqe->local) + len > PAGE_SIZE ||
+	    base != c->imp_base || sqe->remote - base > c->imp_size - len ||
+	    offset_in_page(raddr) + len > PAGE_SIZE)
+		return false;
+	return ubfab_xfer_fast_find(&c->lpage, file->entity,
+				    sqe->local >> PAGE_SHIFT) &&
+	       ubfab_xfer_fast_find(&c->rpage, c->imp_win->owner,
+				    raddr >> PAGE_SHIFT);
+}
+
+/**
+ * ubfab_xfer_fast_run() - run a run of small WRITEs and READs the fast way
+ * @file: the entity file of the queue
+ * @c: the queue's data path state
+ * @sqes: entries in kernel memory, opcode WRITE or READ, flags and
+ *	__reserved already checked
+ * @n: how many
+ *
+ * Runs the entries in order while the fast path takes them: a WRITE or
+ * READ of at most UBFAB_XFER_INLINE bytes whose ranges lie in the
+ * allocation and the import the translation cache holds, each within a
+ * page that is there, with a plane up between the entities. It copies
+ * between the two pages directly, inside both windows
+ * (ubfab_window_enter()) instead of under the mem_locks; it enters them
+ * once for the whole run, so the checks that do not change from one entry
+ * to the next (generations, revocation) are paid once. Nothing in the run
+ * sleeps or takes a lock. Each entry it does completes with UBFAB_CQE_OK,
+ * all its bytes moved and counted, as ubfab_xfer_execute() would have
+ * done it; the first it does not take it leaves untouched.
+ *
+ * Context: as ubfab_xfer_execute().
+ * Return: entries done, from the first.
+ */
+unsigned int ubfab_xfer_fast_run(struct ubfab_file *file,
+				 struct ubfab_xfer_cache *c,
+				 const struct ubfab_sqe *sqes, unsigned int n)
+{
+	struct ubfab_entity *entity = file->entity, *peer;
+	struct ubfab_fabric *fabric = entity->fabric;
+	u32 planes = fabric->topo.planes, cursor, next, plane, len;
+	const struct ubfab_sqe *sqe;
+	unsigned int done;
+	u64 loff, roff;
+
+	if (!n || !ubfab_xfer_enter(file, c))
+		return 0;
+	peer = c->imp_win->owner;
+	cursor = ubfab_xfer_cursor(c, planes);
+	for (done = 0; done < n; done++) {
+		sqe = &sqes[done];
+		if (!ubfab_xfer_fast_ok(sqe, c, &loff, &roff, &len) &&
+		    (!ubfab_xfer_fast_repage(file, sqe, c) ||
+		     !ubfab_xfer_fast_ok(sqe, c, &loff, &roff, &len)))
+			break;
+		next = cursor;
+		plane = ubfab_xfer_pick_plane(ubfab_xfer_usable(fabric, entity,
+								peer),
+					      planes, &next);
+		if (plane == UBFAB_XFER_NO_PLANE)
+			break;
+		if (sqe->opcode == UBFAB_OP_WRITE) {
+			memcpy(c->rpage.addr + roff, c->lpage.addr + loff, len);
+			flush_dcache_page(c->rpage.page);
+			ubfab_xfer_count(plane, entity, peer, len);
+		} else {
+			memcpy(c->lpage.addr + loff, c->rpage.addr + roff, len);
+			flush_dcache_page(c->lpage.page);
+			ubfab_xfer_count(plane, peer, entity, len);
+		}
+		cursor = ubfab_xfer_cursor_next(cursor, planes);
 	}
-	return ubfab_xfer_run(file, sqe, cache, result, bytes);
+	c->plane_cursor = cursor;
+	ubfab_window_leave(c->imp_win);
+	ubfab_window_leave(c->local_win);
+	return done;
 }
 
 /**

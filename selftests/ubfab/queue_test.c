@@ -1594,6 +1594,177 @@ TEST_F_TIMEOUT(queue, counters, SLOW)
 	expect_grew(_metadata, "bad opcode", &b.init, &a.init, 0, 0, 0, 0, 0);
 }
 
+#define RUN		48		/* small messages in a run */
+#define RUN_SLOT	256		/* bytes between their starts */
+#define RUN_AT		(2 * PAGE)	/* where they land in the segment */
+
+/* Offset and length of small message @i of a run: 1 to 256 bytes. */
+static size_t run_off(unsigned int i)
+{
+	return i * RUN_SLOT + 40;
+}
+
+static uint32_t run_len(unsigned int i)
+{
+	return 1 + (i * 97) % RUN_SLOT;
+}
+
+/*
+ * Post small message @i of a run: a WRITE from run_off(@i) of the
+ * allocation to RUN_AT + run_off(@i) of the segment, or the READ back to
+ * @back + run_off(@i) of the allocation.
+ */
+static void post_small(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(queue) *self, struct ubfab_queue *q,
+		       unsigned int i, bool read, size_t back)
+{
+	struct ubfab_sqe *sqe = GET_SQE(q);
+
+	if (read)
+		ubfab_prep_read(sqe, LOC(back + run_off(i)),
+				REM(RUN_AT + run_off(i)), run_len(i));
+	else
+		ubfab_prep_write(sqe, LOC(run_off(i)),
+				 REM(RUN_AT + run_off(i)), run_len(i));
+	ubfab_sqe_set_data(sqe, i);
+}
+
+/*
+ * Whether @area (RUN slots) holds what the first @landed small messages
+ * of a run moved from the pattern @seed, and zeros around them: -1 or the
+ * first bad byte.
+ */
+static long check_run(const char *area, unsigned int seed,
+		      unsigned int landed)
+{
+	size_t i, n, len = RUN * RUN_SLOT + 40;
+	char *want = calloc(1, len);
+	long bad = -1;
+
+	if (!want)
+		return 0;
+	fill_pat(want, len, seed);
+	for (i = 0, n = 0; i < landed; n = run_off(i) + run_len(i), i++)
+		memset(want + n, 0, run_off(i) - n);
+	memset(want + n, 0, len - n);
+	for (i = 0; i < len; i++)
+		if (area[i] != want[i]) {
+			bad = i;
+			break;
+		}
+	free(want);
+	return bad;
+}
+
+/*
+ * Runs of small WRITEs and READs, which the engine takes in bursts on its
+ * fast path: each entry lands where it says, across pages of the
+ * allocation and of the segment (untouched at first), some across a page,
+ * in order, one completion each with its byte count, each counted on the
+ * ports; the same on a polling queue and, completing only the signalled
+ * entries, on a selective one. An entry that fails in the middle of a run
+ * ends it where it stands: those before it are done, those after it
+ * flushed, and nothing of theirs moves.
+ */
+TEST_F_TIMEOUT(queue, small_runs, SLOW)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	struct ubfab_fabric_info fab;
+	struct ubfab_cqe cqe[RUN];
+	const size_t back = 64 * 1024;
+	struct ubfab_queue *q;
+	struct ubfab_sqe *sqe;
+	struct counters b, a;
+	uint64_t bytes = 0;
+	unsigned int i;
+
+	ASSERT_EQ(0, ubfab_fabric_get(self->nl, &fab));
+	fill_pat(self->loc, RUN * RUN_SLOT + 40, 1);
+	for (i = 0; i < RUN; i++) {
+		post_small(_metadata, self, self->q, i, false, 0);
+		bytes += run_len(i);
+	}
+	ASSERT_EQ(0, counters_get(self, fab.planes, &b));
+	ASSERT_EQ(0, complete(self->q, cqe, RUN));
+	ASSERT_EQ(0, counters_get(self, fab.planes, &a));
+	for (i = 0; i < RUN; i++) {
+		EXPECT_EQ(i, cqe[i].user_data);
+		EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
+		EXPECT_EQ(run_len(i), cqe[i].bytes);
+	}
+	EXPECT_EQ(-1, check_run(self->seg + RUN_AT, 1, RUN));
+	expect_grew(_metadata, "small WRITEs", &b.init, &a.init, bytes, 0,
+		    RUN, 0, 0);
+	expect_grew(_metadata, "small WRITEs", &b.exp, &a.exp, 0, bytes, 0,
+		    RUN, 0);
+
+	for (i = 0; i < RUN; i++)
+		post_small(_metadata, self, self->q, i, true, back);
+	ASSERT_EQ(0, complete(self->q, cqe, RUN));
+	for (i = 0; i < RUN; i++) {
+		EXPECT_EQ(i, cqe[i].user_data);
+		EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
+	}
+	EXPECT_EQ(-1, check_run(self->loc + back, 1, RUN));
+
+	/* a polling queue, the pages now cached or touched */
+	attr.flags = UBFAB_QUEUE_POLL;
+	attr.idle_us = 1000;
+	ASSERT_EQ(0, ubfab_queue_create(self->npu1, &attr, &q));
+	fill_pat(self->loc, RUN * RUN_SLOT + 40, 2);
+	for (i = 0; i < RUN; i++)
+		post_small(_metadata, self, q, i, false, 0);
+	ASSERT_EQ(0, complete(q, cqe, RUN));
+	for (i = 0; i < RUN; i++)
+		EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
+	EXPECT_EQ(-1, check_run(self->seg + RUN_AT, 2, RUN));
+	ubfab_queue_destroy(q);
+
+	/* a selective queue: every eighth entry is signalled */
+	attr = (struct ubfab_queue_attr)UBFAB_QUEUE_ATTR_INIT;
+	attr.flags = UBFAB_QUEUE_SELECTIVE;
+	ASSERT_EQ(0, ubfab_queue_create(self->npu1, &attr, &q));
+	fill_pat(self->loc, RUN * RUN_SLOT + 40, 3);
+	for (i = 0; i < RUN; i++)
+		post_small(_metadata, self, q, i, false, 0);
+	for (i = 7; i < RUN; i += 8)
+		q->sqes[i & q->sq_mask].flags = UBFAB_SQE_SIGNAL;
+	ASSERT_EQ(0, complete(q, cqe, RUN / 8));
+	for (i = 0; i < RUN / 8; i++) {
+		EXPECT_EQ(i * 8 + 7, cqe[i].user_data);
+		EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
+	}
+	EXPECT_EQ(-1, check_run(self->seg + RUN_AT, 3, RUN));
+	ubfab_queue_destroy(q);
+
+	/* a failure in the middle: entry 20 reaches past the segment */
+	memset(self->seg + RUN_AT, 0, RUN * RUN_SLOT + 40);
+	fill_pat(self->loc, RUN * RUN_SLOT + 40, 4);
+	for (i = 0; i < RUN; i++)
+		post_small(_metadata, self, self->q, i, false, 0);
+	sqe = &self->q->sqes[(self->q->sq_next - RUN + 20) & self->q->sq_mask];
+	sqe->remote = REM(SEG_LEN - 8);
+	ASSERT_EQ(0, complete(self->q, cqe, RUN));
+	for (i = 0; i < RUN; i++) {
+		EXPECT_EQ(i, cqe[i].user_data);
+		EXPECT_EQ(i < 20 ? UBFAB_CQE_OK : i == 20 ?
+			  UBFAB_CQE_REMOTE_RANGE : UBFAB_CQE_FLUSHED,
+			  cqe[i].status) TH_LOG("entry %u", i);
+	}
+	EXPECT_EQ(-1, check_run(self->seg + RUN_AT, 4, 20));
+	EXPECT_EQ(0, ubfab_queue_reset(self->q));
+
+	/* and one with a field it must not set */
+	for (i = 0; i < 8; i++)
+		post_small(_metadata, self, self->q, i, false, 0);
+	self->q->sqes[(self->q->sq_next - 5) & self->q->sq_mask].value = 1;
+	ASSERT_EQ(0, complete(self->q, cqe, 8));
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(i < 3 ? UBFAB_CQE_OK : i == 3 ? UBFAB_CQE_BAD_ENTRY :
+			  UBFAB_CQE_FLUSHED, cqe[i].status) TH_LOG("entry %u", i);
+	EXPECT_EQ(0, ubfab_queue_reset(self->q));
+}
+
 /*
  * Chunks avoid a plane that is down and a plane where either entity's port
  * is down; with no plane left, every remote op fails with NO_ROUTE having
