@@ -188,7 +188,7 @@ static int pump(struct ubfab_queue *q, const struct job *j, unsigned int ops,
 {
 	unsigned int posted = 0, done = 0, n, i;
 	struct ubfab_sqe *sqe;
-	uint64_t off;
+	uint64_t off = 0;
 	int err;
 
 	while (done < ops) {
@@ -199,12 +199,18 @@ static int pump(struct ubfab_queue *q, const struct job *j, unsigned int ops,
 		 */
 		if (n && posted - done + n <= q->sq_mask + 1) {
 			for (i = 0; i < n; i++, posted++) {
-				off = (uint64_t)posted * j->length % j->span;
 				sqe = ubfab_queue_get_sqe(q);
 				ubfab_prep_entry(sqe, j->opcode, j->length,
 						 j->local + off,
 						 j->remote + off, 0);
 				ubfab_sqe_set_data(sqe, posted);
+				/*
+				 * No division per entry: the NOP loop it is
+				 * held against has none either.
+				 */
+				off += j->length;
+				if (off + j->length > j->span)
+					off = 0;
 			}
 			err = ubfab_queue_submit(q);
 			if (err < 0) {
