@@ -23,7 +23,9 @@
  *      exporter's old pages are never touched once revoked);
  *   3. copies page by page, walking both owners' xarrays as it goes
  *      (ubfab_xfer_move()), allocating destination pages on first touch
- *      (NOMEM stops it at the page that could not be allocated).
+ *      (NOMEM stops it at the page that could not be allocated); whole
+ *      pages with non-temporal stores, as DMA writes bypass the
+ *      initiator's caches.
  *
  * The fixed order is what makes holding two of them safe: they share a
  * lock class, and a reader that waits behind a writer on one lock while
@@ -72,10 +74,13 @@
  * the file's imports_lock (lock order: imports_lock then a mem_lock), the
  * allocation in the file's list, the page in the owner's xarray.
  *
- * Memory ordering. WRITE_NOTIFY's data is stored (memcpy through
- * kmap_local_page()) before the notify add, which is atomic64_fetch_add():
- * a value-returning atomic, fully ordered (Documentation/atomic_t.txt), so
- * it acts as smp_mb() before the add. A receiver that reads the new notify
+ * Memory ordering. WRITE_NOTIFY's data is stored (through
+ * kmap_local_page(); whole pages with memcpy_flushcache(), whose
+ * non-temporal stores are weakly ordered even on x86, so
+ * ubfab_xfer_move() ends with wmb()) before the notify add, which is
+ * atomic64_fetch_add(): a value-returning atomic, fully ordered
+ * (Documentation/atomic_t.txt), so it acts as smp_mb() before the add.
+ * The completion is published after the wmb() too. A receiver that reads the new notify
  * value with acquire semantics (or a relaxed load followed by an acquire
  * fence) through its own mapping then sees all the data. ATOMIC uses the
  * same atomic64_*() operations on the page itself, so it is atomic against
@@ -94,6 +99,7 @@
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 
 #include "ubfab.h"
 
@@ -476,9 +482,9 @@ static u16 ubfab_xfer_move(struct ubfab_window *dwin, u64 daddr,
 		d = kmap_local_page(dpage);
 		if (spage) {
 			s = kmap_local_page(spage);
-			/* whole pages: the architecture's page copy */
+			/* whole pages: non-temporal stores, as DMA writes */
 			if (n == PAGE_SIZE)
-				copy_page(d, s);
+				memcpy_flushcache(d, s, PAGE_SIZE);
 			else
 				memcpy(d + doff, s + soff, n);
 			kunmap_local(s);
@@ -506,6 +512,8 @@ static u16 ubfab_xfer_move(struct ubfab_window *dwin, u64 daddr,
 		}
 	}
 	rcu_read_unlock();
+	/* order the non-temporal stores before what publishes them */
+	wmb();
 	*moved = done;
 	return status;
 }
