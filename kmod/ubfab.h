@@ -359,7 +359,7 @@ struct ubfab_xfer_cache {
 struct ubfab_ring_hdr;
 
 /* Most entries a burst of the queue engine takes (queue.c). */
-#define UBFAB_QUEUE_BURST	16
+#define UBFAB_QUEUE_BURST	32
 
 /**
  * struct ubfab_queue - an NPU queue: a submission and a completion ring

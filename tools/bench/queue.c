@@ -158,23 +158,26 @@ static int cq_poll(struct ubfab_queue *q)
 	return 0;
 }
 
-/* Consumes the completions there are; -EIO if one of them failed. */
+/*
+ * Consumes the completions there are, reading them in the CQ as the NOP
+ * loop reads io_uring's; -EIO if one of them failed.
+ */
 static int cq_reap(struct ubfab_queue *q, unsigned int *done)
 {
-	struct ubfab_cqe cqes[BW_BATCH];
-	unsigned int n, i;
+	uint32_t head = __atomic_load_n(q->cq_head, __ATOMIC_RELAXED);
+	uint32_t n = ubfab_queue_cq_ready(q), i;
+	const struct ubfab_cqe *cqe;
 
-	while ((n = ubfab_queue_reap(q, cqes, ARRAY_SIZE(cqes)))) {
-		for (i = 0; i < n; i++) {
-			if (cqes[i].status == UBFAB_CQE_OK)
-				continue;
-			fprintf(stderr, "ubbench: queue %u: entry %llu completed with status %u\n",
-				q->id, (unsigned long long)cqes[i].user_data,
-				cqes[i].status);
-			return -EIO;
-		}
-		*done += n;
+	for (i = 0; i < n; i++) {
+		cqe = &q->cqes[(head + i) & q->cq_mask];
+		if (cqe->status == UBFAB_CQE_OK)
+			continue;
+		fprintf(stderr, "ubbench: queue %u: entry %llu completed with status %u\n",
+			q->id, (unsigned long long)cqe->user_data, cqe->status);
+		return -EIO;
 	}
+	ubfab_queue_cq_advance(q, n);
+	*done += n;
 	return 0;
 }
 
