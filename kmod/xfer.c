@@ -80,12 +80,13 @@
  * ubfab_xfer_move() ends with wmb()) before the notify add, which is
  * atomic64_fetch_add(): a value-returning atomic, fully ordered
  * (Documentation/atomic_t.txt), so it acts as smp_mb() before the add.
- * The completion is published after the wmb() too. A receiver that reads the new notify
- * value with acquire semantics (or a relaxed load followed by an acquire
- * fence) through its own mapping then sees all the data. ATOMIC uses the
- * same atomic64_*() operations on the page itself, so it is atomic against
- * user-space atomics on that memory on any CPU. WAIT_VALUE's load is an
- * acquire, so entries after it see what was written before the value.
+ * The completion is published after the wmb() too. A receiver that reads
+ * the new notify value with acquire semantics (or a relaxed load followed
+ * by an acquire fence) through its own mapping then sees all the data.
+ * ATOMIC uses the same atomic64_*() operations on the page itself, so it
+ * is atomic against user-space atomics on that memory on any CPU.
+ * WAIT_VALUE's load is an acquire, so entries after it see what was
+ * written before the value.
  *
  * Planes. Each chunk goes over the first plane, from the transfer's
  * current position round-robin, that is up and whose ports on both
