@@ -337,8 +337,8 @@ TEST_F(lib, import_map_undone)
 TEST_F(lib, waiting_threads)
 {
 	struct waiter w[2] = {
-		{ .dev = self->npu0, .timeout_ms = 1500 },
-		{ .dev = self->npu0, .timeout_ms = 1500 },
+		{ .dev = self->npu0, .timeout_ms = 3000 },
+		{ .dev = self->npu0, .timeout_ms = 3000 },
 	};
 	struct ubfab_import imp;
 	struct waiter *got;

@@ -465,9 +465,11 @@ TEST_F(mem, unexport_while_writing)
 	struct ubfab_seg_import imp;
 	uint64_t off = 0;
 	uint32_t tid = 0;
-	int status;
+	int status, ready[2];
+	char c;
 	pid_t pid;
 
+	ASSERT_EQ(0, pipe(ready));
 	ASSERT_EQ(0, mem_alloc(self->npu0, 16 * PAGE, &off));
 	ASSERT_EQ(0, seg_export(self->npu0, off, 16 * PAGE,
 				UBFAB_SEG_READ | UBFAB_SEG_WRITE, 3, &tid));
@@ -485,10 +487,17 @@ TEST_F(mem, unexport_while_writing)
 		if (p == MAP_FAILED)
 			_exit(1);
 		signal(SIGBUS, SIG_DFL);
-		for (i = 0;; i++)
+		/* A full pass over the window, then tell the parent. */
+		for (i = 0; i < 16 * PAGE / 64; i++)
+			p[i * 64] = (char)i;
+		if (write(ready[1], "w", 1) != 1)
+			_exit(1);
+		for (;; i++)
 			p[(i * 64) % (16 * PAGE)] = (char)i;
 	}
-	usleep(200 * 1000);
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	close(ready[0]);
 	ASSERT_EQ(0, seg_unexport(self->npu0, tid));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFSIGNALED(status));
@@ -907,7 +916,14 @@ TEST_F(mem, concurrent_churn)
 			churn_importer(b, i - CHURN_OWNERS);
 		}
 	}
+	/* 3 s, and on a slow guest until both outcomes were seen (60 s). */
 	sleep(3);
+	for (i = 0; i < 570 && !(__atomic_load_n(&b->verified,
+						 __ATOMIC_RELAXED) &&
+				 __atomic_load_n(&b->revoked, __ATOMIC_RELAXED) +
+				 __atomic_load_n(&b->refused, __ATOMIC_RELAXED));
+	     i++)
+		usleep(100 * 1000);
 	__atomic_store_n(&b->stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < CHURN_OWNERS + CHURN_IMPORTERS; i++) {
 		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));

@@ -140,6 +140,36 @@ static uint32_t ring_wait(struct ring *r, uint32_t n, int ms)
 	return ring_ready(r);
 }
 
+/* Wait up to ms for an SQ flag to be set; return whether it is. */
+static bool flag_wait(struct ring *r, uint32_t flag, int ms)
+{
+	while (!(sq_flags(r) & flag) && ms-- > 0)
+		usleep(1000);
+	return sq_flags(r) & flag;
+}
+
+/*
+ * What a polling queue's user does after posting: ring the doorbell only
+ * when the engine asked for it (as io_uring's SQPOLL). Return whether it
+ * had to.
+ */
+static bool ring_kick_if_asleep(struct ring *r)
+{
+	/* Orders the tail's store before the flag's load (uAPI header). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!(sq_flags(r) & UBFAB_SQ_NEED_WAKEUP))
+		return false;
+	return ioctl(r->fd, UBFAB_IOCTL_QUEUE_DOORBELL, 0) == 0;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
 /* Consume one completion (there must be one). */
 static struct ubfab_cqe ring_reap(struct ring *r)
 {
@@ -550,10 +580,10 @@ TEST_F(queue, selective)
 /* The eventfd counts rounds with completions; poll() says when to reap. */
 TEST_F(queue, eventfd_poll)
 {
+	uint64_t count = 0, t0;
 	struct pollfd pfd;
-	uint64_t count = 0;
+	int efd, ret, ready;
 	struct ring r;
-	int efd;
 
 	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	ASSERT_LE(0, efd);
@@ -575,68 +605,99 @@ TEST_F(queue, eventfd_poll)
 	ring_reap(&r);
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
 
-	/* poll() sleeps until a worker posts (a timed-out WAIT_VALUE). */
+	/*
+	 * poll() sleeps until a worker posts (a timed-out EVENT_WAIT). Nothing
+	 * is ready at first unless the guest was too slow to look in time.
+	 */
 	ring_sqe(&r, UBFAB_OP_EVENT_WAIT, 9)->value = 1;
-	r.sqes[(r.tail - 1) % 16].timeout_ms = 100;
+	r.sqes[(r.tail - 1) % 16].timeout_ms = 500;
 	ring_submit(&r);
-	EXPECT_EQ(0, ring_doorbell(&r));
-	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	t0 = now_ms();
+	ret = ring_doorbell(&r);
+	ready = poll(&pfd, 1, 0);
+	if (now_ms() - t0 < 400) {
+		EXPECT_EQ(0, ret);
+		EXPECT_EQ(0, ready);
+	} else {
+		TH_LOG("guest too slow to see the wait before its time-out");
+	}
 	ASSERT_EQ(1, poll(&pfd, 1, 5000));
+	/* poll() may answer as the worker publishes; then it signals. */
+	ASSERT_EQ(1, ring_wait(&r, 1, 2000));
 	EXPECT_EQ(UBFAB_CQE_TIMEOUT, ring_reap(&r).status);
+	pfd = (struct pollfd) { .fd = efd, .events = POLLIN };
+	ASSERT_EQ(1, poll(&pfd, 1, 2000));
 	ASSERT_EQ(sizeof(count), read(efd, &count, sizeof(count)));
 	EXPECT_EQ(1, count);
 	ring_close(&r);
 	close(efd);
 }
 
-/* A polling queue takes entries with no doorbell until it goes idle. */
+/*
+ * A polling queue takes entries with no doorbell until it goes idle, then
+ * sets NEED_WAKEUP and waits for one. Its user follows the protocol, so a
+ * guest too slow to post within the idle time (1 s, the longest) costs a
+ * doorbell, not a failure; most entries must still run without one.
+ */
 TEST_F(queue, poll_mode)
 {
+	int i, busy = 0;
 	struct ring r;
-	int i;
 
 	ASSERT_EQ(0, ring_open(self->npu0, UBFAB_QUEUE_POLL, 16, 0, -1,
-			       200000, &r));
+			       1000000, &r));
 	EXPECT_TRUE(sq_flags(&r) & UBFAB_SQ_NEED_WAKEUP);
 	post_nops(&r, 1, 0);
 	EXPECT_EQ(0, ring_doorbell(&r));
 	ASSERT_EQ(1, ring_wait(&r, 1, 2000));
 	ring_reap(&r);
 	/* Busy: entries run with no system call. */
-	for (i = 1; i < 6; i++) {
+	for (i = 1; i < 20 && busy < 5; i++) {
 		post_nops(&r, 1, i);
-		ASSERT_EQ(1, ring_wait(&r, 1, 1000)) TH_LOG("entry %d", i);
+		if (ring_kick_if_asleep(&r))
+			TH_LOG("entry %d: the engine had gone to sleep", i);
+		else
+			busy++;
+		ASSERT_EQ(1, ring_wait(&r, 1, 2000)) TH_LOG("entry %d", i);
 		EXPECT_EQ(i, ring_reap(&r).user_data);
-		EXPECT_EQ(0, sq_flags(&r) & UBFAB_SQ_NEED_WAKEUP);
 	}
+	EXPECT_EQ(5, busy);
+
 	/* Idle for longer than idle_us: asleep, waiting for the doorbell. */
-	for (i = 0; i < 3000 && !(sq_flags(&r) & UBFAB_SQ_NEED_WAKEUP); i++)
-		usleep(1000);
-	ASSERT_TRUE(sq_flags(&r) & UBFAB_SQ_NEED_WAKEUP);
-	post_nops(&r, 1, 10);
+	ASSERT_TRUE(flag_wait(&r, UBFAB_SQ_NEED_WAKEUP, 5000));
+	/* The engine looks at the tail once more right after the flag. */
+	usleep(100000);
+	post_nops(&r, 1, 100);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	EXPECT_TRUE(sq_flags(&r) & UBFAB_SQ_NEED_WAKEUP);
 	usleep(50000);
 	EXPECT_EQ(0, ring_ready(&r));
 	EXPECT_EQ(0, ring_doorbell(&r));
 	ASSERT_EQ(1, ring_wait(&r, 1, 2000));
-	EXPECT_EQ(10, ring_reap(&r).user_data);
+	EXPECT_EQ(100, ring_reap(&r).user_data);
 	ring_close(&r);
 }
 
-/* A full CQ stalls a polling queue, which resumes by itself. */
+/*
+ * A full CQ stalls a polling queue, which resumes by itself while it still
+ * polls (1 s, as in poll_mode; after that, it asks for the doorbell).
+ */
 TEST_F(queue, poll_mode_cq_full)
 {
 	struct ring r;
 	unsigned int i;
 
 	ASSERT_EQ(0, ring_open(self->npu0, UBFAB_QUEUE_POLL, 8, 2, -1,
-			       500000, &r));
+			       1000000, &r));
 	post_nops(&r, 4, 0);
 	EXPECT_EQ(0, ring_doorbell(&r));
 	ASSERT_EQ(2, ring_wait(&r, 2, 2000));
+	/* The stall is flagged just after the second completion. */
+	ASSERT_TRUE(flag_wait(&r, UBFAB_SQ_CQ_FULL, 2000));
 	for (i = 0; i < 2; i++)
 		EXPECT_EQ(i, ring_reap(&r).user_data);
+	if (ring_kick_if_asleep(&r))
+		TH_LOG("the engine had gone to sleep");
 	ASSERT_EQ(2, ring_wait(&r, 2, 2000));
 	for (i = 2; i < 4; i++)
 		EXPECT_EQ(i, ring_reap(&r).user_data);
@@ -649,6 +710,7 @@ TEST_F(queue, events)
 {
 	struct ubfab_cqe cqe;
 	struct ring a, b;
+	int ret;
 
 	ASSERT_EQ(0, ring_open(self->npu0, 0, 8, 0, -1, 0, &a));
 	ASSERT_EQ(0, ring_open(self->npu0, 0, 8, 0, -1, 0, &b));
@@ -687,7 +749,9 @@ TEST_F(queue, events)
 	b.sqes[(b.tail - 1) % 8].value = 1;
 	b.sqes[(b.tail - 1) % 8].timeout_ms = 50;
 	ring_submit(&b);
-	EXPECT_EQ(0, ring_doorbell(&b));
+	ret = ring_doorbell(&b);
+	/* -EIO if the time-out came before the call returned */
+	EXPECT_TRUE(ret == 0 || ret == -EIO) TH_LOG("doorbell: %d", ret);
 	ASSERT_EQ(2, ring_wait(&b, 2, 2000));
 	EXPECT_EQ(UBFAB_CQE_OK, ring_reap(&b).status);
 	cqe = ring_reap(&b);
@@ -714,6 +778,7 @@ TEST_F(queue, wait_value)
 	volatile uint64_t *word;
 	struct ubfab_cqe cqe;
 	struct ring r;
+	int ret;
 
 	ASSERT_EQ(0, ioctl(self->npu0, UBFAB_IOCTL_MEM_ALLOC, &m));
 	word = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -760,7 +825,9 @@ TEST_F(queue, wait_value)
 	r.sqes[(r.tail - 1) % 8].timeout_ms = 100;
 	word[0] = 2;
 	post_nops(&r, 1, 5);
-	EXPECT_EQ(0, ring_doorbell(&r));
+	ret = ring_doorbell(&r);
+	/* -EIO if the time-out came before the call returned */
+	EXPECT_TRUE(ret == 0 || ret == -EIO) TH_LOG("doorbell: %d", ret);
 	ASSERT_EQ(2, ring_wait(&r, 2, 3000));
 	cqe = ring_reap(&r);
 	EXPECT_EQ(UBFAB_CQE_TIMEOUT, cqe.status);

@@ -2012,8 +2012,10 @@ TEST_F(queue, polling)
 			EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
 		}
 		EXPECT_EQ(-1, check_byte(self->loc, 32 * 64, round + 1));
-		/* idle for much longer than idle_us: asleep */
-		usleep(200 * 1000);
+		/* idle for longer than idle_us: asleep (within 5 s) */
+		for (i = 0; i < 5000 && !(ubfab_queue_sq_flags(q) &
+					  UBFAB_SQ_NEED_WAKEUP); i++)
+			usleep(1000);
 		EXPECT_TRUE(ubfab_queue_sq_flags(q) & UBFAB_SQ_NEED_WAKEUP);
 	}
 	ubfab_queue_destroy(q);
