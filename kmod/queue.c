@@ -199,7 +199,7 @@ static void ubfab_queue_write_cqe(struct ubfab_queue *q,
 		.status = status,
 		.opcode = sqe->opcode,
 	};
-	WRITE_ONCE(q->cq_tail, q->cq_tail + 1);
+	q->cq_tail++;
 }
 
 /* Let user space see the completions written so far. */
@@ -768,7 +768,12 @@ static __poll_t ubfab_queue_poll(struct file *filp,
 	poll_wait(filp, &q->poll_wait, wait);
 	/* Pairs with wq_has_sleeper() in ubfab_queue_notify(). */
 	smp_mb();
-	return READ_ONCE(q->cq_tail) != READ_ONCE(q->hdr->cq_head) ?
+	/*
+	 * The published tail, as user space sees it: readable means a
+	 * completion it can reap now. Only the queue's own users can write
+	 * either word, and only mislead themselves.
+	 */
+	return READ_ONCE(q->hdr->cq_tail) != READ_ONCE(q->hdr->cq_head) ?
 	       EPOLLIN | EPOLLRDNORM : 0;
 }
 

@@ -384,7 +384,8 @@ struct ubfab_ring_hdr;
  * @run_lock: held by whoever runs the queue (a worker or an inline
  *	doorbell round); guards every field below
  * @sq_head: the engine's SQ head; the shared one is a copy
- * @cq_tail: the engine's CQ tail; written with WRITE_ONCE() for poll()
+ * @cq_tail: the engine's CQ tail; the shared one is a copy, published
+ *	once the completions up to it are written
  * @sq_flags: the engine's SQ flag word (UBFAB_SQ_*); the shared one is a copy
  * @sq_overflow: invalid SQ tails seen
  * @cq_overflow: stalls on a full CQ

@@ -453,7 +453,8 @@ struct ubfab_event {
  * A process creates a queue on its entity with UBFAB_IOCTL_QUEUE_CREATE on
  * the entity's device. The queue is a file descriptor of its own: mmap() it
  * at offset 0 for ring_size bytes (MAP_SHARED) to reach its rings, ring
- * its doorbell with UBFAB_IOCTL_QUEUE_DOORBELL, poll() it for completions,
+ * its doorbell with UBFAB_IOCTL_QUEUE_DOORBELL, poll() it for completions
+ * (EPOLLIN while the CQ tail it has published is ahead of the CQ head),
  * and close() it to destroy the queue (work in flight is abandoned: entries
  * not yet started never run). The queue keeps its entity's file open.
  *
