@@ -93,6 +93,24 @@ totals_field() {
 	echo "${n:-0}"
 }
 
+# Adds to the summary, under a failed run, the lines that say which cases
+# failed and where (the harness's "not ok N", its file:line reports of
+# failed expectations, tests killed by a signal or the time limit, and
+# run_all.sh's programs that failed without a report), so that the end of
+# the output names them: at most 20, then a count.
+add_failures() {
+	local re='^(# )*(not ok [0-9]+ |[[:alnum:]_]+\.c:[0-9]+:[^:]*:Expected '
+	local lines n
+
+	re+='|.*: Test terminated |.* exited [0-9]+ without)'
+	lines=$(grep -aE "$re" "$1") || return 0
+	n=$(wc -l <<<"$lines")
+	while IFS= read -r line; do
+		summary+=("    $line")
+	done < <(head -n 20 <<<"$lines")
+	[ "$n" -le 20 ] || summary+=("    ... $((n - 20)) more lines like these")
+}
+
 # Counts a KTAP run: name, file with its output, exit status of the runner.
 count_run() {
 	local name=$1 out=$2 rc=$3 line p f s
@@ -102,6 +120,7 @@ count_run() {
 	if [ -z "$line" ]; then
 		failed=$((failed + 1))
 		summary+=("not ok $name: no Totals line (exit $rc)")
+		add_failures "$out"
 		return
 	fi
 	p=$(($(totals_field pass "$line") + $(totals_field xfail "$line")))
@@ -114,6 +133,7 @@ count_run() {
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	summary+=("$([ "$f" -eq 0 ] || printf 'not ')ok $name: $line")
+	[ "$f" -eq 0 ] || add_failures "$out"
 }
 
 # Runs the selftests in a VM and counts their KTAP output: the kernel's
