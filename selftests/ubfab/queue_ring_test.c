@@ -151,7 +151,7 @@ static bool flag_wait(struct ring *r, uint32_t flag, int ms)
 /*
  * What a polling queue's user does after posting: ring the doorbell only
  * when the engine asked for it (as io_uring's SQPOLL). Return whether it
- * had to.
+ * had to; a doorbell that failed shows as a completion that never comes.
  */
 static bool ring_kick_if_asleep(struct ring *r)
 {
@@ -159,7 +159,8 @@ static bool ring_kick_if_asleep(struct ring *r)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!(sq_flags(r) & UBFAB_SQ_NEED_WAKEUP))
 		return false;
-	return ioctl(r->fd, UBFAB_IOCTL_QUEUE_DOORBELL, 0) == 0;
+	ring_doorbell(r);
+	return true;
 }
 
 static uint64_t now_ms(void)
