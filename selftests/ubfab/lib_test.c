@@ -237,14 +237,6 @@ TEST_F(lib, share_both_ways)
 	EXPECT_EQ(0, ubfab_unmap(own, 8 * PAGE));
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 TEST_F(lib, event_timeout)
 {
 	struct ubfab_event ev;

@@ -163,14 +163,6 @@ static bool ring_kick_if_asleep(struct ring *r)
 	return true;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
-}
-
 /* Consume one completion (there must be one). */
 static struct ubfab_cqe ring_reap(struct ring *r)
 {
@@ -581,7 +573,8 @@ TEST_F(queue, selective)
 /* The eventfd counts rounds with completions; poll() says when to reap. */
 TEST_F(queue, eventfd_poll)
 {
-	uint64_t count = 0, t0;
+	uint64_t count = 0;
+	int64_t t0;
 	struct pollfd pfd;
 	int efd, ret, ready;
 	struct ring r;

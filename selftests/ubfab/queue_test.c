@@ -192,14 +192,6 @@ static long check_placed(const char *area, size_t area_len, size_t off,
 	return bad;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 TEST_F(queue, create)
 {
 	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Helpers shared by the ubfab selftests: loading and unloading the module,
- * finding its netlink family, reading sysfs, watching the kernel log, and
- * memory cgroups.
+ * finding its netlink family, reading sysfs, watching the kernel log,
+ * memory cgroups, and the clock.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <netlink/genl/ctrl.h>
@@ -187,4 +188,12 @@ uint64_t cgroup_current(const char *name)
 	snprintf(path, sizeof(path), CGROOT "/%s/memory.current", name);
 	read_u64(path, &val);
 	return val;
+}
+
+int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

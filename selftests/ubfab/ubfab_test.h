@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the ubfab selftests: loading and unloading the module,
- * finding its netlink family, reading sysfs, watching the kernel log, and
- * memory cgroups.
+ * finding its netlink family, reading sysfs, watching the kernel log,
+ * memory cgroups, and the clock.
  */
 #ifndef UBFAB_TEST_H
 #define UBFAB_TEST_H
@@ -50,5 +50,8 @@ bool kmsg_find(int fd, const char *needle);
 int cgroup_make(const char *name);
 int cgroup_enter(const char *name, pid_t pid);
 uint64_t cgroup_current(const char *name);
+
+/* CLOCK_MONOTONIC in milliseconds. */
+int64_t now_ms(void);
 
 #endif
