@@ -16,7 +16,7 @@
 #include <linux/slab.h>
 
 #include "compat.h"
-#include "ubfab.h"
+#include "mem.h"
 
 static char *ubfab_devnode(UBFAB_DEVNODE_CONST struct device *dev,
 			   umode_t *mode)

@@ -17,7 +17,8 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "ubfab.h"
+#include "mem.h"
+#include "queue.h"
 
 static int ubfab_file_open(struct inode *inode, struct file *filp)
 {

@@ -12,6 +12,7 @@
 
 #include <linux/module.h>
 
+#include "queue.h"
 #include "ubfab.h"
 
 static struct ubfab_fabric *ubfab_fabric;
@@ -25,7 +26,7 @@ static int __init ubfab_init(void)
 	if (ret)
 		return ret;
 
-	ret = ubfab_queue_wq_init();
+	ret = ubfab_engine_init();
 	if (ret)
 		return ret;
 
@@ -57,7 +58,7 @@ err_destroy_fabric:
 err_unregister_class:
 	ubfab_entity_class_unregister();
 err_destroy_wq:
-	ubfab_queue_wq_fini();
+	ubfab_engine_fini();
 	return ret;
 }
 
@@ -66,7 +67,7 @@ static void __exit ubfab_exit(void)
 	ubfab_netlink_fini();
 	ubfab_fabric_destroy(ubfab_fabric);
 	ubfab_entity_class_unregister();
-	ubfab_queue_wq_fini();
+	ubfab_engine_fini();
 }
 
 module_init(ubfab_init);

@@ -25,7 +25,7 @@
 #include <linux/slab.h>
 
 #include "compat.h"
-#include "ubfab.h"
+#include "mem.h"
 
 void ubfab_mem_init(struct ubfab_entity *entity)
 {
@@ -272,6 +272,24 @@ struct ubfab_alloc *ubfab_mem_find_alloc(struct ubfab_file *file,
 			return alloc;
 	}
 	return NULL;
+}
+
+/**
+ * ubfab_mem_find_window() - the window of a file's allocation holding a range
+ * @file: the file
+ * @first: first page of the range, in the entity's memory
+ * @npages: pages in the range
+ *
+ * For the queue data path, which copies through allocations' windows.
+ * Context: the entity's mem_lock held.
+ * Return: the window, or NULL when no single allocation holds the range.
+ */
+struct ubfab_window *ubfab_mem_find_window(struct ubfab_file *file,
+					   pgoff_t first, pgoff_t npages)
+{
+	struct ubfab_alloc *alloc = ubfab_mem_find_alloc(file, first, npages);
+
+	return alloc ? alloc->win : NULL;
 }
 
 /**

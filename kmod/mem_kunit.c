@@ -8,7 +8,7 @@
  */
 #include <kunit/test.h>
 
-#include "ubfab.h"
+#include "mem.h"
 
 #define UBFAB_KUNIT_ALLOCS	4
 

@@ -24,7 +24,7 @@
 #include <net/genetlink.h>
 
 #include "compat.h"
-#include "ubfab.h"
+#include "mem.h"
 
 /* Set before the family is registered, cleared after it is unregistered. */
 static struct ubfab_fabric *ubfab_nl_fabric;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ubfab planes: the independent switching planes and their switch chips.
+ * ubfab planes: the independent switching planes.
  *
  * Each plane has one L1 switch per node, which every entity of that node
  * reaches through its port into the plane, and a tier of L2 switches that
@@ -13,17 +13,17 @@
 #include "ubfab.h"
 
 /**
- * ubfab_planes_init() - build the fabric's planes and their switches
+ * ubfab_planes_init() - build the fabric's planes
  * @fabric: fabric whose topology is set
  *
- * Every plane and switch starts up.
+ * Every plane starts up.
  * Return: 0 or -ENOMEM.
  */
 int ubfab_planes_init(struct ubfab_fabric *fabric)
 {
 	const struct ubfab_topo *topo = &fabric->topo;
 	struct ubfab_plane *plane;
-	u32 p, i;
+	u32 p;
 
 	fabric->planes = kcalloc(topo->planes, sizeof(*fabric->planes),
 				 GFP_KERNEL);
@@ -37,33 +37,12 @@ int ubfab_planes_init(struct ubfab_fabric *fabric)
 		__set_bit(p, &fabric->planes_up);
 		plane->nr_l1 = topo->nodes;
 		plane->nr_l2 = topo->l2_per_plane;
-		plane->switches = kcalloc(plane->nr_l1 + plane->nr_l2,
-					  sizeof(*plane->switches), GFP_KERNEL);
-		if (!plane->switches)
-			goto err_free_planes;
-
-		for (i = 0; i < plane->nr_l1 + plane->nr_l2; i++) {
-			struct ubfab_switch *sw = &plane->switches[i];
-
-			sw->tier = i < plane->nr_l1 ? UBFAB_SWITCH_L1 :
-						      UBFAB_SWITCH_L2;
-			sw->index = i < plane->nr_l1 ? i : i - plane->nr_l1;
-			sw->state = UBFAB_STATE_UP;
-		}
 	}
 	return 0;
-
-err_free_planes:
-	ubfab_planes_fini(fabric);
-	return -ENOMEM;
 }
 
 void ubfab_planes_fini(struct ubfab_fabric *fabric)
 {
-	u32 p;
-
-	for (p = 0; p < fabric->topo.planes; p++)
-		kfree(fabric->planes[p].switches);
 	kfree(fabric->planes);
 	fabric->planes = NULL;
 }

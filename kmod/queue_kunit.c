@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the queue engine's arithmetic (queue.c, ubfab.h): which
+ * KUnit tests of the queue engine's arithmetic (queue.c, queue.h): which
  * SQ tails user space may publish and when a ring has room, across the
  * 2^32 wrap of the free-running indices, and the checks and defaults of
  * UBFAB_IOCTL_QUEUE_CREATE's argument. Built into ubfab.ko when the
@@ -8,7 +8,7 @@
  */
 #include <kunit/test.h>
 
-#include "ubfab.h"
+#include "queue.h"
 
 static void ubfab_kunit_ring_tail(struct kunit *test)
 {

@@ -16,7 +16,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
-#include "ubfab.h"
+#include "mem.h"
 
 #define UBFAB_IMPORT_PAGES	(UBFAB_MAX_MEM >> PAGE_SHIFT)
 
@@ -295,12 +295,46 @@ static void ubfab_import_destroy(struct ubfab_import *imp)
 }
 
 /* The window number of an import's mmap offset, or -1. */
-long ubfab_import_id(u64 offset)
+static long ubfab_import_id(u64 offset)
 {
 	if (offset < UBFAB_IMPORT_BASE || offset % UBFAB_MAX_MEM)
 		return -1;
 	offset = (offset - UBFAB_IMPORT_BASE) / UBFAB_MAX_MEM;
 	return offset < UBFAB_MAX_IMPORTS ? offset : -1;
+}
+
+/**
+ * ubfab_import_get() - what the data path needs of one of a file's imports
+ * @file: the importer
+ * @base: the import's address as queue entries name it, its mmap offset
+ * @ref: out: the import's window (referenced for the caller), range,
+ *	rights and the generation they were read under
+ *
+ * Return: false when @file has no import at @base.
+ */
+bool ubfab_import_get(struct ubfab_file *file, u64 base,
+		      struct ubfab_import_ref *ref)
+{
+	long id = ubfab_import_id(base);
+	struct ubfab_import *imp;
+
+	if (id < 0)
+		return false;
+	mutex_lock(&file->imports_lock);
+	imp = xa_load(&file->imports, id);
+	if (imp) {
+		/* the caller's reference: the window outlives the import */
+		kref_get(&imp->win->ref);
+		*ref = (struct ubfab_import_ref) {
+			.win = imp->win,
+			.size = (u64)imp->win->npages << PAGE_SHIFT,
+			.addr = (u64)imp->win->first << PAGE_SHIFT,
+			.rights = imp->rights,
+			.gen = file->imports_gen,
+		};
+	}
+	mutex_unlock(&file->imports_lock);
+	return imp;
 }
 
 /**

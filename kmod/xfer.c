@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ubfab queue data path: what the queue engine (queue.c) runs for the
- * entries that move data: WRITE, READ, WRITE_NOTIFY and ATOMIC into and
+ * ubfab queue data path: the runners of the entries that move data
+ * (op.c's table names them): WRITE, READ, WRITE_NOTIFY and ATOMIC into and
  * out of imported segments, COPY and FILL within the entity's memory, and
- * the load of WAIT_VALUE. It owns the checks of their fields, addresses and
- * rights, the routing of remote transfers over the planes and the traffic
- * counters of ports and planes. Entries arrive already copied into kernel
- * memory, opcode, flags and __reserved checked; everything else in them is
- * hostile.
+ * the load of WAIT_VALUE. It owns the checks of their addresses and
+ * rights; each chunk that crosses a link goes through ubfab_route_cross()
+ * (route.h), which also says which plane it takes. Entries arrive copied
+ * into kernel memory, their fields checked against their opcode's row;
+ * addresses and sizes in them are hostile.
  *
- * Locking. Pages are found only through the owner's @pages, with the
- * owner's mem_lock held shared (revocation frees them with it held
- * exclusive) or inside the window they lie in, and touched under it or
- * inside that window (the fast path, below). A remote transfer is cut
+ * Locking. Pages and imports are found through the memory subsystem's
+ * functions (mem.h): pages with the owner's mem_lock held shared
+ * (revocation frees them with it held exclusive) or inside the window
+ * they lie in, and touched under it or inside that window (the fast path,
+ * below). A remote transfer is cut
  * into chunks of at most UBFAB_PLANE_CHUNK bytes; for each chunk, this
  * file takes both entities' mem_locks shared, in the order of their eids
  * (one lock for a loopback import), then:
@@ -39,7 +40,7 @@
  * A WRITE or READ of at most UBFAB_XFER_INLINE bytes, the small message
  * whose rate is the cost of the checks alone, takes a path of its own.
  * The queue engine hands runs of them to ubfab_xfer_fast_run() (a burst,
- * see queue.c). When the translation cache (below) holds the import and
+ * see engine.c). When the translation cache (below) holds the import and
  * the allocation, a page on each side is there for each range, and
  * neither range crosses a page, the fast path copies from page to page
  * with no mem_lock at all, inside both windows: it enters them
@@ -50,7 +51,7 @@
  * per-entry checks are the ones that depend on the entry. The first entry
  * it does not take (a miss in the cache, a range across a page, an
  * untouched page, a revoked window, no route, any failed check) goes the
- * slow way, ubfab_xfer_execute(), which checks and reports everything:
+ * slow way, ubfab_xfer_run_data(), which checks and reports everything:
  * through the queue's bounce buffer, the source copied into it under its
  * owner's mem_lock, then out of it under the other's, one lock at a time,
  * filling the cache for the next entries. The helpers of both are
@@ -88,12 +89,7 @@
  * WAIT_VALUE's load is an acquire, so entries after it see what was
  * written before the value.
  *
- * Planes. Each chunk goes over the first plane, from the transfer's
- * current position round-robin, that is up and whose ports on both
- * entities are up, as read at the start of that chunk (a state change
- * mid-transfer affects the chunks after it; the first data chunk takes the
- * reading of the entry's route check). The start position is the
- * queue's plane cursor, which every remote entry advances by one.
+ * Planes: route.h.
  */
 #include <linux/highmem.h>
 #include <linux/minmax.h>
@@ -102,41 +98,9 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
-#include "ubfab.h"
-
-/* What WRITE and READ do not use: one template, the fast path's. */
-#define UBFAB_XFER_DATA_UNUSED { .value = ~0ULL, .compare = ~0ULL, \
-				 .notify = ~0ULL, .aux = ~0U, .timeout_ms = ~0U }
-
-/*
- * For each opcode of this file, the bits of struct ubfab_sqe that must be
- * 0: every field it does not use (ATOMIC's compare is checked apart: only
- * CAS uses it). opcode, flags and __reserved were checked already.
- */
-static const struct ubfab_sqe ubfab_xfer_unused[] = {
-	[UBFAB_OP_WRITE] = UBFAB_XFER_DATA_UNUSED,
-	[UBFAB_OP_READ] = UBFAB_XFER_DATA_UNUSED,
-	[UBFAB_OP_WRITE_NOTIFY] = { .compare = ~0ULL, .aux = ~0U,
-				    .timeout_ms = ~0U },
-	[UBFAB_OP_ATOMIC] = { .length = ~0U, .local = ~0ULL, .notify = ~0ULL,
-			      .timeout_ms = ~0U },
-	[UBFAB_OP_COPY] = { .remote = ~0ULL, .compare = ~0ULL,
-			    .notify = ~0ULL, .aux = ~0U, .timeout_ms = ~0U },
-	[UBFAB_OP_FILL] = { .remote = ~0ULL, .value = ~0ULL, .compare = ~0ULL,
-			    .notify = ~0ULL, .timeout_ms = ~0U },
-};
-
-/**
- * ubfab_xfer_chunk_len() - the length of the next chunk of a transfer
- * @length: bytes in the transfer
- * @done: bytes already sent, below @length
- *
- * Return: UBFAB_PLANE_CHUNK, or what is left when that is less.
- */
-u32 ubfab_xfer_chunk_len(u32 length, u32 done)
-{
-	return min_t(u32, length - done, UBFAB_PLANE_CHUNK);
-}
+#include "engine.h"
+#include "mem.h"
+#include "route.h"
 
 /**
  * ubfab_xfer_npages() - how many pages a byte range touches
@@ -167,77 +131,36 @@ bool ubfab_xfer_range_ok(u64 off, u64 len, u64 size)
 	return !check_add_overflow(off, len, &end) && end <= size;
 }
 
-/* Planes that connect @a and @b now: each plane and both ports up. */
-static u32 ubfab_xfer_usable(const struct ubfab_fabric *fabric,
-			     const struct ubfab_entity *a,
-			     const struct ubfab_entity *b)
-{
-	BUILD_BUG_ON(UBFAB_MAX_PLANES > 32);
-	return READ_ONCE(fabric->planes_up) & READ_ONCE(a->ports_up) &
-	       READ_ONCE(b->ports_up);
-}
-
 /**
- * struct ubfab_xfer - one entry being executed
+ * struct ubfab_xfer - one entry being run
+ * @q: the queue
+ * @ex: the entry
+ * @op: its opcode's row
  * @file: the queue's entity file
- * @fabric: its fabric
- * @cache: the queue's data path state
- * @next: round-robin position of the next chunk
+ * @cache: the queue's translation cache
+ * @walk: the planes its chunks take
  * @moved: data bytes moved so far
- * @usable: the planes to the peer, as the entry's checks read them just
- *	before its first chunk, when @usable_read
- * @usable_read: the first chunk takes @usable instead of reading again
  */
 struct ubfab_xfer {
+	struct ubfab_queue *q;
+	struct ubfab_exec *ex;
+	const struct ubfab_opdesc *op;
 	struct ubfab_file *file;
-	struct ubfab_fabric *fabric;
 	struct ubfab_xfer_cache *cache;
-	u32 next;
+	struct ubfab_route_walk walk;
 	u32 moved;
-	u32 usable;
-	bool usable_read;
 };
 
 /*
- * Choose the plane of the next chunk from @x to @peer and move the
- * round-robin past it. Return: the plane, or UBFAB_XFER_NO_PLANE.
+ * The window of the allocation of @file holding [@addr, @addr + @len), or
+ * NULL. Context: the file's entity's mem_lock held; the range is within
+ * the entity's memory.
  */
-static __always_inline u32 ubfab_xfer_route(struct ubfab_xfer *x,
-					    struct ubfab_entity *peer)
+static struct ubfab_window *ubfab_xfer_find_window(struct ubfab_file *file,
+						   u64 addr, u32 len)
 {
-	u32 usable = x->usable;
-
-	if (!x->usable_read)
-		usable = ubfab_xfer_usable(x->fabric, x->file->entity, peer);
-	x->usable_read = false;
-	return ubfab_xfer_pick_plane(usable, x->fabric->topo.planes, &x->next);
-}
-
-/* Count one chunk of @bytes from @tx to @rx over @plane. */
-static __always_inline void ubfab_xfer_count(u32 plane,
-					     struct ubfab_entity *tx,
-					     struct ubfab_entity *rx, u32 bytes)
-{
-	struct ubfab_stats *txs = &tx->ports[plane].stats;
-	struct ubfab_stats *rxs = &rx->ports[plane].stats;
-
-	/* the plane's counters are the sums of its ports' */
-	atomic64_add(bytes, &txs->tx_bytes);
-	atomic64_inc(&txs->tx_ops);
-	atomic64_add(bytes, &rxs->rx_bytes);
-	atomic64_inc(&rxs->rx_ops);
-}
-
-/*
- * The allocation of @file holding [@addr, @addr + @len), or NULL.
- * Context: the file's entity's mem_lock held; the range is within the
- * entity's memory.
- */
-static struct ubfab_alloc *ubfab_xfer_find_alloc(struct ubfab_file *file,
-						 u64 addr, u32 len)
-{
-	return ubfab_mem_find_alloc(file, addr >> PAGE_SHIFT,
-				    ubfab_xfer_npages(addr, len));
+	return ubfab_mem_find_window(file, addr >> PAGE_SHIFT,
+				     ubfab_xfer_npages(addr, len));
 }
 
 /*
@@ -263,24 +186,25 @@ ubfab_xfer_local_win(struct ubfab_xfer *x, u64 addr, u32 len)
 {
 	struct ubfab_entity *entity = x->file->entity;
 	struct ubfab_xfer_cache *c = x->cache;
-	struct ubfab_alloc *alloc;
+	u64 gen = ubfab_mem_gen(entity);
+	struct ubfab_window *win;
 
-	if (ubfab_xfer_local_hit(c, entity->mem_gen, addr, len))
+	if (ubfab_xfer_local_hit(c, gen, addr, len))
 		return c->local_win;
-	alloc = ubfab_xfer_find_alloc(x->file, addr, len);
-	if (!alloc)
+	win = ubfab_xfer_find_window(x->file, addr, len);
+	if (!win)
 		return NULL;
 	/* the cache's own reference: the fast path enters the window */
-	kref_get(&alloc->win->ref);
+	kref_get(&win->ref);
 	if (c->local_win)
 		ubfab_window_put(c->local_win);
 	/* the cached local page is one of the cached allocation's */
 	c->lpage.owner = NULL;
-	c->local_gen = entity->mem_gen;
-	c->local_start = (u64)alloc->win->first << PAGE_SHIFT;
-	c->local_end = c->local_start + ((u64)alloc->win->npages << PAGE_SHIFT);
-	c->local_win = alloc->win;
-	return alloc->win;
+	c->local_gen = gen;
+	c->local_start = (u64)win->first << PAGE_SHIFT;
+	c->local_end = c->local_start + ((u64)win->npages << PAGE_SHIFT);
+	c->local_win = win;
+	return win;
 }
 
 /* Whether [@addr, @addr + @len) lies within one allocation of @x's file. */
@@ -292,8 +216,7 @@ static u16 ubfab_xfer_check_local(struct ubfab_xfer *x, u64 addr, u32 len)
 	if (!ubfab_xfer_range_ok(addr, len, entity->mem_size))
 		return UBFAB_CQE_LOCAL_RANGE;
 	/* the allocation was there when the generation was read: enough */
-	if (ubfab_xfer_local_hit(x->cache, READ_ONCE(entity->mem_gen), addr,
-				 len))
+	if (ubfab_xfer_local_hit(x->cache, ubfab_mem_gen(entity), addr, len))
 		return UBFAB_CQE_OK;
 	down_read(&entity->mem_lock);
 	win = ubfab_xfer_local_win(x, addr, len);
@@ -317,31 +240,23 @@ struct ubfab_xfer_remote {
  */
 static bool ubfab_xfer_learn_import(struct ubfab_xfer *x, u64 base)
 {
-	long id = ubfab_import_id(base);
 	struct ubfab_xfer_cache *c = x->cache;
-	struct ubfab_file *file = x->file;
-	struct ubfab_import *imp;
+	struct ubfab_import_ref ref;
 
-	if (id < 0)
+	/* the cache's own reference: the window outlives the import */
+	if (!ubfab_import_get(x->file, base, &ref))
 		return false;
-	mutex_lock(&file->imports_lock);
-	imp = xa_load(&file->imports, id);
-	if (imp) {
-		if (c->imp_win)
-			ubfab_window_put(c->imp_win);
-		/* the cache's own reference: the window outlives the import */
-		kref_get(&imp->win->ref);
-		c->imp_win = imp->win;
-		/* the cached remote page is one of the cached import's */
-		c->rpage.owner = NULL;
-		c->imp_base = base;
-		c->imp_size = (u64)imp->win->npages << PAGE_SHIFT;
-		c->imp_addr = (u64)imp->win->first << PAGE_SHIFT;
-		c->imp_rights = imp->rights;
-		c->imports_gen = file->imports_gen;
-	}
-	mutex_unlock(&file->imports_lock);
-	return imp;
+	if (c->imp_win)
+		ubfab_window_put(c->imp_win);
+	c->imp_win = ref.win;
+	/* the cached remote page is one of the cached import's */
+	c->rpage.owner = NULL;
+	c->imp_base = base;
+	c->imp_size = ref.size;
+	c->imp_addr = ref.addr;
+	c->imp_rights = ref.rights;
+	c->imports_gen = ref.gen;
+	return true;
 }
 
 /* Whether the cache @c of a queue of @file holds the import at @base. */
@@ -351,7 +266,7 @@ ubfab_xfer_import_hit(const struct ubfab_xfer_cache *c,
 {
 	/* an unimport changes the generation before the import goes */
 	return c->imp_win && c->imp_base == base &&
-	       c->imports_gen == READ_ONCE(file->imports_gen);
+	       c->imports_gen == ubfab_imports_gen(file);
 }
 
 /*
@@ -407,7 +322,7 @@ static u16 ubfab_xfer_get_remote(struct ubfab_xfer *x, u64 raddr, u32 len,
 		return status;
 	win = x->cache->imp_win;
 	down_read(&win->owner->mem_lock);
-	status = win->revoked ? UBFAB_CQE_REVOKED : UBFAB_CQE_OK;
+	status = ubfab_window_revoked(win) ? UBFAB_CQE_REVOKED : UBFAB_CQE_OK;
 	up_read(&win->owner->mem_lock);
 	if (status)
 		return status;
@@ -415,17 +330,6 @@ static u16 ubfab_xfer_get_remote(struct ubfab_xfer *x, u64 raddr, u32 len,
 	r->win = win;
 	r->addr = addr;
 	return UBFAB_CQE_OK;
-}
-
-/* The next page of @xas's xarray, from its index on; NULL if untouched. */
-static __always_inline struct page *ubfab_xfer_next_page(struct xa_state *xas)
-{
-	struct page *page;
-
-	do {
-		page = xas_next(xas);
-	} while (xas_retry(xas, page));
-	return page;
 }
 
 /*
@@ -448,8 +352,7 @@ static u16 ubfab_xfer_move(struct ubfab_window *dwin, u64 daddr,
 {
 	/* the pages in use on each side, by index in their owner's memory */
 	pgoff_t didx = daddr >> PAGE_SHIFT, sidx = saddr >> PAGE_SHIFT;
-	XA_STATE(dxas, &dwin->owner->pages, didx);
-	XA_STATE(sxas, swin ? &swin->owner->pages : NULL, sidx);
+	struct ubfab_page_walk dwalk, swalk;
 	u32 doff = offset_in_page(daddr), done = 0, n;
 	/* a fill keeps its source offset on the destination's */
 	u32 soff = swin ? offset_in_page(saddr) : doff;
@@ -457,10 +360,13 @@ static u16 ubfab_xfer_move(struct ubfab_window *dwin, u64 daddr,
 	u16 status = UBFAB_CQE_OK;
 	void *d, *s;
 
-	rcu_read_lock();
-	dpage = ubfab_xfer_next_page(&dxas);
+	ubfab_page_walk_init(&dwalk, dwin->owner, didx);
 	if (swin)
-		spage = ubfab_xfer_next_page(&sxas);
+		ubfab_page_walk_init(&swalk, swin->owner, sidx);
+	rcu_read_lock();
+	dpage = ubfab_page_walk_next(&dwalk);
+	if (swin)
+		spage = ubfab_page_walk_next(&swalk);
 	while (done < len) {
 		if (!dpage) {
 			/*
@@ -468,9 +374,9 @@ static u16 ubfab_xfer_move(struct ubfab_window *dwin, u64 daddr,
 			 * top at the page after the one in use (not
 			 * xas_pause(), which skips an empty subtree whole).
 			 */
-			xas_set(&dxas, didx + 1);
+			ubfab_page_walk_restart(&dwalk, didx + 1);
 			if (swin)
-				xas_set(&sxas, sidx + 1);
+				ubfab_page_walk_restart(&swalk, sidx + 1);
 			rcu_read_unlock();
 			dpage = ubfab_mem_page(dwin, didx);
 			rcu_read_lock();
@@ -503,13 +409,13 @@ static u16 ubfab_xfer_move(struct ubfab_window *dwin, u64 daddr,
 		if (doff == PAGE_SIZE) {
 			doff = 0;
 			didx++;
-			dpage = ubfab_xfer_next_page(&dxas);
+			dpage = ubfab_page_walk_next(&dwalk);
 		}
 		if (soff == PAGE_SIZE) {
 			soff = 0;
 			sidx++;
 			if (swin)
-				spage = ubfab_xfer_next_page(&sxas);
+				spage = ubfab_page_walk_next(&swalk);
 		}
 	}
 	rcu_read_unlock();
@@ -561,7 +467,7 @@ static u16 ubfab_xfer_chunk(struct ubfab_xfer *x, u64 local,
 	lwin = ubfab_xfer_local_win(x, local, len);
 	if (!lwin)
 		status = UBFAB_CQE_LOCAL_RANGE;
-	else if (rwin->revoked)
+	else if (ubfab_window_revoked(rwin))
 		status = UBFAB_CQE_REVOKED;
 	else if (write)
 		status = ubfab_xfer_move(rwin, raddr, lwin, local, len, 0,
@@ -578,16 +484,16 @@ static u16 ubfab_xfer_data(struct ubfab_xfer *x, u64 local,
 			   const struct ubfab_xfer_remote *r, u32 length,
 			   bool write)
 {
-	struct ubfab_entity *entity = x->file->entity, *peer = r->win->owner;
+	struct ubfab_entity *peer = r->win->owner;
 	u32 len, plane, done;
 	u16 status;
 
 	while (x->moved < length) {
 		if (x->moved)
 			cond_resched();
-		len = ubfab_xfer_chunk_len(length, x->moved);
-		plane = ubfab_xfer_route(x, peer);
-		if (plane == UBFAB_XFER_NO_PLANE)
+		len = ubfab_route_chunk_len(length, x->moved);
+		plane = ubfab_route_next(&x->walk, peer);
+		if (plane == UBFAB_NO_PLANE)
 			return UBFAB_CQE_NO_ROUTE;
 		status = ubfab_xfer_chunk(x, local + x->moved, r->win,
 					  r->addr + x->moved, len, write,
@@ -595,8 +501,7 @@ static u16 ubfab_xfer_data(struct ubfab_xfer *x, u64 local,
 		x->moved += done;
 		if (status)
 			return status;
-		ubfab_xfer_count(plane, write ? entity : peer,
-				 write ? peer : entity, len);
+		ubfab_route_cross(x->q, x->ex, plane, peer, len, write);
 	}
 	return UBFAB_CQE_OK;
 }
@@ -634,12 +539,12 @@ static u16 ubfab_xfer_atomic(struct ubfab_xfer *x,
 	u32 plane;
 	void *p;
 
-	plane = ubfab_xfer_route(x, owner);
-	if (plane == UBFAB_XFER_NO_PLANE)
+	plane = ubfab_route_next(&x->walk, owner);
+	if (plane == UBFAB_NO_PLANE)
 		return UBFAB_CQE_NO_ROUTE;
 
 	down_read(&owner->mem_lock);
-	if (r->win->revoked) {
+	if (ubfab_window_revoked(r->win)) {
 		status = UBFAB_CQE_REVOKED;
 		goto out_unlock;
 	}
@@ -656,44 +561,8 @@ static u16 ubfab_xfer_atomic(struct ubfab_xfer *x,
 out_unlock:
 	up_read(&owner->mem_lock);
 	if (!status)
-		ubfab_xfer_count(plane, x->file->entity, owner,
-				 sizeof(u64));
+		ubfab_route_cross(x->q, x->ex, plane, owner, sizeof(u64), true);
 	return status;
-}
-
-/* Whether the fields of @sqe that @unused marks are 0. */
-static __always_inline bool ubfab_xfer_unused_zero(const struct ubfab_sqe *sqe,
-						   const struct ubfab_sqe *unused)
-{
-	return !((sqe->length & unused->length) |
-		 (sqe->local & unused->local) |
-		 (sqe->remote & unused->remote) |
-		 (sqe->value & unused->value) |
-		 (sqe->compare & unused->compare) |
-		 (sqe->notify & unused->notify) | (sqe->aux & unused->aux) |
-		 (sqe->timeout_ms & unused->timeout_ms));
-}
-
-/* Whether the fields @sqe's opcode does not use are 0 and the rest sane. */
-static __always_inline bool ubfab_xfer_entry_ok(const struct ubfab_sqe *sqe)
-{
-	bool length_ok = sqe->length && sqe->length <= UBFAB_SQE_MAX_LENGTH;
-
-	if (!ubfab_xfer_unused_zero(sqe, &ubfab_xfer_unused[sqe->opcode]))
-		return false;
-
-	switch (sqe->opcode) {
-	case UBFAB_OP_WRITE_NOTIFY:
-		return length_ok && IS_ALIGNED(sqe->notify, sizeof(u64));
-	case UBFAB_OP_ATOMIC:
-		return IS_ALIGNED(sqe->remote, sizeof(u64)) &&
-		       sqe->aux <= UBFAB_ATOMIC_FETCH_XOR &&
-		       (sqe->aux == UBFAB_ATOMIC_CAS || !sqe->compare);
-	case UBFAB_OP_FILL:
-		return length_ok && sqe->aux <= U8_MAX;
-	default:
-		return length_ok;
-	}
 }
 
 /*
@@ -705,7 +574,7 @@ ubfab_xfer_page_hit(const struct ubfab_xfer_page *pc,
 		    struct ubfab_entity *owner, pgoff_t idx)
 {
 	return pc->owner == owner && pc->idx == idx &&
-	       pc->gen == READ_ONCE(owner->mem_gen);
+	       pc->gen == ubfab_mem_gen(owner);
 }
 
 /* Point the translation cache's entry @pc at @page, found under @gen. */
@@ -737,9 +606,10 @@ ubfab_xfer_cached_page(struct ubfab_xfer_page *pc, struct ubfab_window *win,
 
 	if (ubfab_xfer_page_hit(pc, owner, idx))
 		return pc->page;
-	page = alloc ? ubfab_mem_page(win, idx) : xa_load(&owner->pages, idx);
+	page = alloc ? ubfab_mem_page(win, idx) :
+		       ubfab_mem_find_page(owner, idx);
 	if (page)
-		ubfab_xfer_page_set(pc, owner, owner->mem_gen, idx, page);
+		ubfab_xfer_page_set(pc, owner, ubfab_mem_gen(owner), idx, page);
 	return page;
 }
 
@@ -805,7 +675,7 @@ static u16 ubfab_xfer_inline(struct ubfab_xfer *x, const struct ubfab_sqe *sqe,
 	struct ubfab_entity *entity = x->file->entity, *peer;
 	struct ubfab_xfer_cache *c = x->cache;
 	struct ubfab_window *lwin, *rwin;
-	u32 len = sqe->length, plane = UBFAB_XFER_NO_PLANE;
+	u32 len = sqe->length, plane = UBFAB_NO_PLANE;
 	u16 status = UBFAB_CQE_OK;
 	u64 raddr;
 
@@ -825,20 +695,18 @@ static u16 ubfab_xfer_inline(struct ubfab_xfer *x, const struct ubfab_sqe *sqe,
 		if (status)
 			return status;
 	}
-	status = ubfab_xfer_resolve(x, sqe->remote, len,
-				    write ? UBFAB_SEG_WRITE : UBFAB_SEG_READ,
-				    &raddr);
+	status = ubfab_xfer_resolve(x, sqe->remote, len, x->op->right, &raddr);
 	if (status)
 		return status;
 	rwin = c->imp_win;
 	peer = rwin->owner;
 
 	down_read(&peer->mem_lock);
-	if (rwin->revoked)
+	if (ubfab_window_revoked(rwin))
 		status = UBFAB_CQE_REVOKED;
 	else
-		plane = ubfab_xfer_route(x, peer);
-	if (!status && plane == UBFAB_XFER_NO_PLANE)
+		plane = ubfab_route_next(&x->walk, peer);
+	if (!status && plane == UBFAB_NO_PLANE)
 		status = UBFAB_CQE_NO_ROUTE;
 	if (!status)
 		status = ubfab_xfer_bounce(&c->rpage, rwin, raddr, len,
@@ -859,8 +727,7 @@ static u16 ubfab_xfer_inline(struct ubfab_xfer *x, const struct ubfab_sqe *sqe,
 		if (status)
 			return status;
 	}
-	ubfab_xfer_count(plane, write ? entity : peer,
-			 write ? peer : entity, len);
+	ubfab_route_cross(x->q, x->ex, plane, peer, len, write);
 	x->moved = len;
 	return UBFAB_CQE_OK;
 }
@@ -869,21 +736,19 @@ static u16 ubfab_xfer_inline(struct ubfab_xfer *x, const struct ubfab_sqe *sqe,
 static u16 ubfab_xfer_remote_data(struct ubfab_xfer *x,
 				  const struct ubfab_sqe *sqe, u64 *result)
 {
-	struct ubfab_entity *entity = x->file->entity;
 	bool write = sqe->opcode != UBFAB_OP_READ;
 	struct ubfab_xfer_remote r, n = {};
 	u16 status;
 
-	if (sqe->opcode != UBFAB_OP_WRITE_NOTIFY &&
-	    sqe->length <= UBFAB_XFER_INLINE)
+	/* what the fast path takes goes through the bounce buffer here */
+	if (x->op->flags & UBFAB_OPF_FAST && sqe->length <= UBFAB_XFER_INLINE)
 		return ubfab_xfer_inline(x, sqe, write);
 
 	status = ubfab_xfer_check_local(x, sqe->local, sqe->length);
 	if (status)
 		return status;
 	status = ubfab_xfer_get_remote(x, sqe->remote, sqe->length,
-				       write ? UBFAB_SEG_WRITE : UBFAB_SEG_READ,
-				       &r);
+				       x->op->right, &r);
 	if (status)
 		return status;
 	if (sqe->opcode == UBFAB_OP_WRITE_NOTIFY) {
@@ -892,18 +757,17 @@ static u16 ubfab_xfer_remote_data(struct ubfab_xfer *x,
 					       &n);
 		if (status)
 			goto out_put_remote;
-		if (!ubfab_xfer_usable(x->fabric, entity, n.win->owner)) {
+		if (!ubfab_route_usable(x->walk.fabric, x->walk.from,
+					n.win->owner)) {
 			status = UBFAB_CQE_NO_ROUTE;
 			goto out_put_notify;
 		}
 	}
-	x->usable = ubfab_xfer_usable(x->fabric, entity, r.win->owner);
-	if (!x->usable) {
+	/* the first chunk goes by this reading: no need to scan again */
+	if (!ubfab_route_check(&x->walk, r.win->owner)) {
 		status = UBFAB_CQE_NO_ROUTE;
 		goto out_put_notify;
 	}
-	/* the first chunk goes by this reading: no need to scan again */
-	x->usable_read = true;
 
 	status = ubfab_xfer_data(x, sqe->local, &r, sqe->length, write);
 	/* the fully ordered add publishes the data: see the top of file */
@@ -926,7 +790,7 @@ static u16 ubfab_xfer_remote_atomic(struct ubfab_xfer *x,
 	u16 status;
 
 	status = ubfab_xfer_get_remote(x, sqe->remote, sizeof(u64),
-				       UBFAB_SEG_ATOMIC, &r);
+				       x->op->right, &r);
 	if (status)
 		return status;
 	status = ubfab_xfer_atomic(x, &r, sqe->aux, sqe->value, sqe->compare,
@@ -981,7 +845,7 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
 	while (x->moved < sqe->length) {
 		if (x->moved)
 			cond_resched();
-		len = ubfab_xfer_chunk_len(sqe->length, x->moved);
+		len = ubfab_route_chunk_len(sqe->length, x->moved);
 		src = sqe->value + x->moved;
 		status = ubfab_xfer_local_chunk(x, sqe->local + x->moved,
 						copy ? &src : NULL, len,
@@ -993,94 +857,89 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
 	return UBFAB_CQE_OK;
 }
 
-/* Where the cache's plane cursor stands, kept below @planes. */
-static __always_inline u32 ubfab_xfer_cursor(const struct ubfab_xfer_cache *c,
-					     u32 planes)
+/* Start running @q's entry @ex. */
+static void ubfab_xfer_init(struct ubfab_xfer *x, struct ubfab_queue *q,
+			    struct ubfab_exec *ex)
 {
-	return c->plane_cursor < planes ? c->plane_cursor : 0;
+	*x = (struct ubfab_xfer) {
+		.q = q,
+		.ex = ex,
+		/* ubfab_op_run() found the row: the opcode is in the table */
+		.op = &ubfab_ops[ex->sqe.opcode],
+		.file = q->file,
+		.cache = &q->xfer,
+	};
+	ubfab_route_walk_init(&x->walk, q, ex);
 }
 
-/* The plane cursor's next position after @start, of @planes. */
-static __always_inline u32 ubfab_xfer_cursor_next(u32 start, u32 planes)
+/* The entry ends with @status: bytes moved, also on failure. */
+static u16 ubfab_xfer_end(struct ubfab_xfer *x, u16 status)
 {
-	return start + 1 < planes ? start + 1 : 0;
+	x->ex->bytes = x->moved;
+	if (status)
+		x->ex->result = 0;
+	return status;
 }
 
 /**
- * ubfab_xfer_execute() - run one data entry of a queue the slow way
- * @file: the entity file of the queue
- * @sqe: the entry, in kernel memory; opcode WRITE, READ, WRITE_NOTIFY,
- *	ATOMIC, COPY or FILL (any other completes with BAD_OPCODE), flags
- *	and __reserved already checked
- * @cache: the queue's data path state: its @plane_cursor, the rotating
- *	start plane, advances by one for each remote entry (WRITE, READ,
- *	WRITE_NOTIFY, ATOMIC), failed or not
- * @result: out: ATOMIC's old value or WRITE_NOTIFY's old notify value;
- *	else 0
- * @bytes: out: data bytes moved, also on failure (a transfer that fails
- *	midway has moved its earlier chunks, or with NOMEM what comes
- *	before the page it could not allocate); 8 for ATOMIC; WRITE_NOTIFY's
- *	notify add is not counted
+ * ubfab_xfer_run_data() - run WRITE, READ or WRITE_NOTIFY the slow way
+ * @q: the queue
+ * @ex: the entry, its fields checked against its opcode's row
  *
- * Checks the entry's other fields (UBFAB_CQE_BAD_ENTRY), then its local
- * ranges, imports, remote ranges, rights, revocation and route, in that
- * order, before moving anything. A failed remote entry counts one error
- * on the entity's port into the start plane and on that plane; COPY and
- * FILL cross no plane and count nothing.
+ * Checks the local range, the import, the remote range, the right, the
+ * revocation and the route, in that order, before moving anything; then
+ * moves the data chunk by chunk, each over its plane (route.h).
+ * @ex->result gets WRITE_NOTIFY's old notify value (else 0), @ex->bytes
+ * the data bytes moved, also on failure: a transfer that fails midway has
+ * moved its earlier chunks, or with NOMEM what comes before the page it
+ * could not allocate; the notify add is not counted there.
  *
  * Context: process context, may sleep; no ubfab lock held but the queue's
- * run_lock, which guards @cache.
+ * run_lock, which guards its translation cache.
  * Return: enum ubfab_cqe_status.
  */
-u16 ubfab_xfer_execute(struct ubfab_file *file, const struct ubfab_sqe *sqe,
-		       struct ubfab_xfer_cache *cache, u64 *result, u32 *bytes)
+u16 ubfab_xfer_run_data(struct ubfab_queue *q, struct ubfab_exec *ex)
 {
-	struct ubfab_xfer x = {
-		.file = file,
-		.fabric = file->entity->fabric,
-		.cache = cache,
-	};
-	u32 planes = x.fabric->topo.planes;
-	u32 start = ubfab_xfer_cursor(cache, planes);
-	bool remote = false;
-	u16 status;
+	struct ubfab_xfer x;
 
-	*result = 0;
-	x.next = start;
-	switch (sqe->opcode) {
-	case UBFAB_OP_WRITE:
-	case UBFAB_OP_READ:
-	case UBFAB_OP_WRITE_NOTIFY:
-	case UBFAB_OP_ATOMIC:
-		remote = true;
-		cache->plane_cursor = ubfab_xfer_cursor_next(start, planes);
-		if (!ubfab_xfer_entry_ok(sqe))
-			status = UBFAB_CQE_BAD_ENTRY;
-		else if (sqe->opcode == UBFAB_OP_ATOMIC)
-			status = ubfab_xfer_remote_atomic(&x, sqe, result);
-		else
-			status = ubfab_xfer_remote_data(&x, sqe, result);
-		break;
-	case UBFAB_OP_COPY:
-	case UBFAB_OP_FILL:
-		if (!ubfab_xfer_entry_ok(sqe))
-			status = UBFAB_CQE_BAD_ENTRY;
-		else
-			status = ubfab_xfer_local(&x, sqe);
-		break;
-	default:
-		status = UBFAB_CQE_BAD_OPCODE;
-		break;
-	}
+	ubfab_xfer_init(&x, q, ex);
+	return ubfab_xfer_end(&x, ubfab_xfer_remote_data(&x, &ex->sqe,
+							 &ex->result));
+}
 
-	if (status) {
-		/* which is also the plane's: its counts are its ports' */
-		if (remote)
-			atomic64_inc(&file->entity->ports[start].stats.errors);
-		*result = 0;
-	}
-	*bytes = x.moved;
-	return status;
+/**
+ * ubfab_xfer_run_atomic() - run ATOMIC
+ * @q: the queue
+ * @ex: the entry, its fields checked against its opcode's row
+ *
+ * @ex->result gets the old value, @ex->bytes 8 when it is done.
+ * Context: as ubfab_xfer_run_data().
+ * Return: enum ubfab_cqe_status.
+ */
+u16 ubfab_xfer_run_atomic(struct ubfab_queue *q, struct ubfab_exec *ex)
+{
+	struct ubfab_xfer x;
+
+	ubfab_xfer_init(&x, q, ex);
+	return ubfab_xfer_end(&x, ubfab_xfer_remote_atomic(&x, &ex->sqe,
+							   &ex->result));
+}
+
+/**
+ * ubfab_xfer_run_local() - run COPY or FILL, within the entity
+ * @q: the queue
+ * @ex: the entry, its fields checked against its opcode's row
+ *
+ * No link is crossed. @ex->bytes gets the bytes written, also on failure.
+ * Context: as ubfab_xfer_run_data().
+ * Return: enum ubfab_cqe_status.
+ */
+u16 ubfab_xfer_run_local(struct ubfab_queue *q, struct ubfab_exec *ex)
+{
+	struct ubfab_xfer x;
+
+	ubfab_xfer_init(&x, q, ex);
+	return ubfab_xfer_end(&x, ubfab_xfer_local(&x, &ex->sqe));
 }
 
 /*
@@ -1097,8 +956,8 @@ static noinline bool ubfab_xfer_enter(struct ubfab_file *file,
 	struct ubfab_entity *entity = file->entity;
 
 	if (!c->local_win || !c->imp_win || !c->lpage.addr || !c->rpage.addr ||
-	    c->local_gen != READ_ONCE(entity->mem_gen) ||
-	    c->imports_gen != READ_ONCE(file->imports_gen) ||
+	    c->local_gen != ubfab_mem_gen(entity) ||
+	    c->imports_gen != ubfab_imports_gen(file) ||
 	    !ubfab_xfer_page_hit(&c->lpage, entity, c->lpage.idx) ||
 	    !ubfab_xfer_page_hit(&c->rpage, c->imp_win->owner, c->rpage.idx))
 		return false;
@@ -1109,6 +968,26 @@ static noinline bool ubfab_xfer_enter(struct ubfab_file *file,
 		return false;
 	}
 	return true;
+}
+
+/*
+ * The row of @sqe's opcode when the fast path may take the entry as its
+ * fields are: an opcode it takes (UBFAB_OPF_FAST), 1 to
+ * UBFAB_XFER_INLINE bytes, the fields the opcode does not use 0. Else
+ * NULL.
+ */
+static __always_inline const struct ubfab_opdesc *
+ubfab_xfer_fast_op(const struct ubfab_sqe *sqe)
+{
+	const struct ubfab_opdesc *op;
+
+	if (!ubfab_op_fast(sqe->opcode))
+		return NULL;
+	op = &ubfab_ops[sqe->opcode];
+	if (sqe->length - 1 >= UBFAB_XFER_INLINE ||
+	    !ubfab_op_unused_zero(sqe, &op->unused))
+		return NULL;
+	return op;
 }
 
 /*
@@ -1125,21 +1004,15 @@ static __always_inline bool ubfab_xfer_fast_ok(const struct ubfab_sqe *sqe,
 					       u64 *loff, u64 *roff, u32 *lenp)
 {
 	u64 base = sqe->remote & ~(UBFAB_MAX_MEM - 1);
-	bool write = sqe->opcode == UBFAB_OP_WRITE;
+	const struct ubfab_opdesc *op = ubfab_xfer_fast_op(sqe);
 	u32 len = sqe->length;
 
 	*lenp = len;
 	*loff = sqe->local - ((u64)c->lpage.idx << PAGE_SHIFT);
 	*roff = c->imp_addr + (sqe->remote - base) -
 		((u64)c->rpage.idx << PAGE_SHIFT);
-	/* READ does not use what WRITE does not */
-	return (write || sqe->opcode == UBFAB_OP_READ) &&
-	       len - 1 < UBFAB_XFER_INLINE &&
-	       ubfab_xfer_unused_zero(sqe,
-				      &ubfab_xfer_unused[UBFAB_OP_WRITE]) &&
-	       *loff <= PAGE_SIZE - len && base == c->imp_base &&
-	       *roff <= PAGE_SIZE - len &&
-	       (c->imp_rights & (write ? UBFAB_SEG_WRITE : UBFAB_SEG_READ));
+	return op && *loff <= PAGE_SIZE - len && base == c->imp_base &&
+	       *roff <= PAGE_SIZE - len && (c->imp_rights & op->right);
 }
 
 /*
@@ -1151,12 +1024,12 @@ static bool ubfab_xfer_fast_find(struct ubfab_xfer_page *pc,
 				 struct ubfab_entity *owner, pgoff_t idx)
 {
 	/* read before the page is looked up: see ubfab_xfer_page_hit() */
-	u64 gen = READ_ONCE(owner->mem_gen);
+	u64 gen = ubfab_mem_gen(owner);
 	struct page *page;
 
 	if (pc->owner == owner && pc->idx == idx)
 		return true;
-	page = xa_load(&owner->pages, idx);
+	page = ubfab_mem_find_page(owner, idx);
 	if (!page || PageHighMem(page))
 		return false;
 	ubfab_xfer_page_set(pc, owner, gen, idx, page);
@@ -1177,9 +1050,7 @@ static noinline bool ubfab_xfer_fast_repage(struct ubfab_file *file,
 	u64 raddr = c->imp_addr + (sqe->remote - base);
 	u32 len = sqe->length;
 
-	if ((sqe->opcode != UBFAB_OP_WRITE && sqe->opcode != UBFAB_OP_READ) ||
-	    len - 1 >= UBFAB_XFER_INLINE ||
-	    !ubfab_xfer_unused_zero(sqe, &ubfab_xfer_unused[UBFAB_OP_WRITE]) ||
+	if (!ubfab_xfer_fast_op(sqe) ||
 	    sqe->local < c->local_start || sqe->local > c->local_end - len ||
 	    offset_in_page(sqe->local) + len > PAGE_SIZE ||
 	    base != c->imp_base || sqe->remote - base > c->imp_size - len ||
@@ -1193,10 +1064,9 @@ static noinline bool ubfab_xfer_fast_repage(struct ubfab_file *file,
 
 /**
  * ubfab_xfer_fast_run() - run a run of small WRITEs and READs the fast way
- * @file: the entity file of the queue
- * @c: the queue's data path state
- * @sqes: entries in kernel memory, opcode WRITE or READ, flags and
- *	__reserved already checked
+ * @q: the queue
+ * @execs: entries copied out of the ring, opcodes the fast path takes
+ *	(UBFAB_OPF_FAST), flags and __reserved already checked
  * @n: how many
  *
  * Runs the entries in order while the fast path takes them: a WRITE or
@@ -1207,52 +1077,54 @@ static noinline bool ubfab_xfer_fast_repage(struct ubfab_file *file,
  * (ubfab_window_enter()) instead of under the mem_locks; it enters them
  * once for the whole run, so the checks that do not change from one entry
  * to the next (generations, revocation) are paid once. Nothing in the run
- * sleeps or takes a lock. Each entry it does completes with UBFAB_CQE_OK,
- * all its bytes moved and counted, as ubfab_xfer_execute() would have
- * done it; the first it does not take it leaves untouched.
+ * sleeps or takes a lock. Each entry it does succeeds, all its bytes moved
+ * (@bytes) and crossing the link (ubfab_route_cross()), as
+ * ubfab_op_run() would have done it; the first it does not take it leaves
+ * untouched.
  *
- * Context: as ubfab_xfer_execute().
+ * Context: as ubfab_xfer_run_data().
  * Return: entries done, from the first.
  */
-unsigned int ubfab_xfer_fast_run(struct ubfab_file *file,
-				 struct ubfab_xfer_cache *c,
-				 const struct ubfab_sqe *sqes, unsigned int n)
+unsigned int ubfab_xfer_fast_run(struct ubfab_queue *q,
+				 struct ubfab_exec *execs, unsigned int n)
 {
+	struct ubfab_file *file = q->file;
+	struct ubfab_xfer_cache *c = &q->xfer;
 	struct ubfab_entity *entity = file->entity, *peer;
 	struct ubfab_fabric *fabric = entity->fabric;
-	u32 planes = fabric->topo.planes, cursor, next, plane, len;
 	const struct ubfab_sqe *sqe;
+	u32 cursor, plane, len;
+	struct ubfab_exec *ex;
 	unsigned int done;
 	u64 loff, roff;
+	bool write;
 
 	if (!n || !ubfab_xfer_enter(file, c))
 		return 0;
 	peer = c->imp_win->owner;
-	cursor = ubfab_xfer_cursor(c, planes);
+	cursor = ubfab_route_cursor(q);
 	for (done = 0; done < n; done++) {
-		sqe = &sqes[done];
+		ex = &execs[done];
+		sqe = &ex->sqe;
 		if (!ubfab_xfer_fast_ok(sqe, c, &loff, &roff, &len) &&
 		    (!ubfab_xfer_fast_repage(file, sqe, c) ||
 		     !ubfab_xfer_fast_ok(sqe, c, &loff, &roff, &len)))
 			break;
-		next = cursor;
-		plane = ubfab_xfer_pick_plane(ubfab_xfer_usable(fabric, entity,
-								peer),
-					      planes, &next);
-		if (plane == UBFAB_XFER_NO_PLANE)
+		plane = ubfab_route_one(fabric, entity, peer, &cursor);
+		if (plane == UBFAB_NO_PLANE)
 			break;
-		if (sqe->opcode == UBFAB_OP_WRITE) {
+		write = sqe->opcode == UBFAB_OP_WRITE;
+		if (write) {
 			memcpy(c->rpage.addr + roff, c->lpage.addr + loff, len);
 			flush_dcache_page(c->rpage.page);
-			ubfab_xfer_count(plane, entity, peer, len);
 		} else {
 			memcpy(c->lpage.addr + loff, c->rpage.addr + roff, len);
 			flush_dcache_page(c->lpage.page);
-			ubfab_xfer_count(plane, peer, entity, len);
 		}
-		cursor = ubfab_xfer_cursor_next(cursor, planes);
+		ubfab_route_cross(q, ex, plane, peer, len, write);
+		ex->bytes = len;
 	}
-	c->plane_cursor = cursor;
+	q->plane_cursor = cursor;
 	ubfab_window_leave(c->imp_win);
 	ubfab_window_leave(c->local_win);
 	return done;
@@ -1294,11 +1166,11 @@ u16 ubfab_xfer_load_local(struct ubfab_file *file, u64 local, u64 *val)
 
 	*val = 0;
 	down_read(&entity->mem_lock);
-	if (!ubfab_xfer_find_alloc(file, local, sizeof(u64))) {
+	if (!ubfab_xfer_find_window(file, local, sizeof(u64))) {
 		status = UBFAB_CQE_LOCAL_RANGE;
 		goto out_unlock;
 	}
-	page = xa_load(&entity->pages, local >> PAGE_SHIFT);
+	page = ubfab_mem_find_page(entity, local >> PAGE_SHIFT);
 	if (page) {
 		p = kmap_local_page(page);
 		/* later entries see what was stored before the value */

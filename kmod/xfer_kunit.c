@@ -8,7 +8,7 @@
  */
 #include <kunit/test.h>
 
-#include "ubfab.h"
+#include "route.h"
 
 /*
  * Deal the chunks of a @length byte transfer as xfer.c does, from the
@@ -22,9 +22,9 @@ static void ubfab_kunit_expect_deal(struct kunit *test, u32 usable,
 	u32 done, len, plane, next = start, n = 0;
 
 	for (done = 0; done < length; done += len) {
-		len = ubfab_xfer_chunk_len(length, done);
-		plane = ubfab_xfer_pick_plane(usable, nr_planes, &next);
-		if (plane == UBFAB_XFER_NO_PLANE)
+		len = ubfab_route_chunk_len(length, done);
+		plane = ubfab_route_pick_plane(usable, nr_planes, &next);
+		if (plane == UBFAB_NO_PLANE)
 			break;
 		KUNIT_ASSERT_LT(test, n, nr_want);
 		KUNIT_EXPECT_EQ_MSG(test, plane, want[n], "chunk %u", n);
@@ -40,8 +40,8 @@ static void ubfab_kunit_expect_pick(struct kunit *test, u32 usable,
 {
 	u32 pos = from;
 
-	KUNIT_EXPECT_EQ_MSG(test, ubfab_xfer_pick_plane(usable, nr_planes,
-							&pos),
+	KUNIT_EXPECT_EQ_MSG(test, ubfab_route_pick_plane(usable, nr_planes,
+							 &pos),
 			    plane, "usable %#x of %u from %u", usable,
 			    nr_planes, from);
 	KUNIT_EXPECT_EQ_MSG(test, pos, next, "usable %#x of %u from %u",
@@ -50,7 +50,7 @@ static void ubfab_kunit_expect_pick(struct kunit *test, u32 usable,
 
 static void ubfab_kunit_pick_plane(struct kunit *test)
 {
-	const u32 none = UBFAB_XFER_NO_PLANE;
+	const u32 none = UBFAB_NO_PLANE;
 
 	/* every plane usable: the position itself */
 	ubfab_kunit_expect_pick(test, 0x7f, 7, 0, 0, 1);
@@ -79,7 +79,7 @@ static void ubfab_kunit_chunks(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(lengths); i++) {
 		n = 0;
 		for (done = 0; done < lengths[i]; done += len) {
-			len = ubfab_xfer_chunk_len(lengths[i], done);
+			len = ubfab_route_chunk_len(lengths[i], done);
 			KUNIT_ASSERT_GT(test, len, 0);
 			KUNIT_ASSERT_LE(test, len, UBFAB_PLANE_CHUNK);
 			/* only the last chunk is short */

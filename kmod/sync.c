@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ubfab queue synchronization: the runners of the entries that move no
+ * data, NOP, EVENT_RECORD, EVENT_WAIT and WAIT_VALUE, and the entry that
+ * holds a queue while it waits.
+ *
+ * Events are counters of the entity file (UBFAB_QUEUE_EVENTS of them,
+ * allocated with its first queue), shared by all its queues. A wait that
+ * is not satisfied when it runs holds its queue (@waiting, @wait): the
+ * engine looks at it again at the start of each round
+ * (ubfab_sync_wait_done()), a round that the delayed work item runs every
+ * jiffy for WAIT_VALUE, which watches memory, and at its time-out or when
+ * EVENT_RECORD on the same file kicks the queue for EVENT_WAIT
+ * (ubfab_sync_wait_delay()).
+ *
+ * Ordering: EVENT_RECORD's counter update is fully ordered, and a waiter
+ * sets @waiting, then smp_mb(), then looks at the counter; so either the
+ * waiter sees the new count or the recorder sees @waiting and kicks it.
+ * WAIT_VALUE's load is an acquire (xfer.c), so entries after it see what
+ * was stored before the value.
+ */
+#include <linux/jiffies.h>
+#include <linux/nospec.h>
+
+#include "engine.h"
+
+/* Event counter @event (< UBFAB_QUEUE_EVENTS, checked) of an entity file. */
+static atomic64_t *ubfab_sync_event(struct ubfab_file *file, u32 event)
+{
+	return &file->queue_events[array_index_nospec(event,
+						      UBFAB_QUEUE_EVENTS)];
+}
+
+/* NOP: nothing. */
+u16 ubfab_sync_run_nop(struct ubfab_queue *q, struct ubfab_exec *ex)
+{
+	return UBFAB_CQE_OK;
+}
+
+/*
+ * EVENT_RECORD: count, then kick the file's queues that wait; the result
+ * is the new count.
+ */
+u16 ubfab_sync_run_record(struct ubfab_queue *q, struct ubfab_exec *ex)
+{
+	struct ubfab_file *file = q->file;
+	struct ubfab_queue *other;
+
+	ex->result = atomic64_inc_return(ubfab_sync_event(file, ex->sqe.aux));
+	spin_lock(&file->queues_lock);
+	list_for_each_entry(other, &file->queues, file_node) {
+		if (other != q && READ_ONCE(other->waiting))
+			ubfab_engine_kick(other);
+	}
+	spin_unlock(&file->queues_lock);
+	return UBFAB_CQE_OK;
+}
+
+/**
+ * ubfab_sync_wait_done() - look at the entry that holds a queue
+ * @q: the queue, @q->waiting
+ *
+ * When the entry is done (satisfied, failed or timed out), its status
+ * and result (the value or count seen) are in @q->wait and the queue is
+ * no longer held; the caller completes it.
+ *
+ * Context: the queue's run_lock held.
+ * Return: whether it is done.
+ */
+bool ubfab_sync_wait_done(struct ubfab_queue *q)
+{
+	struct ubfab_exec *ex = &q->wait;
+	const struct ubfab_sqe *sqe = &ex->sqe;
+	u16 status = UBFAB_CQE_OK;
+	bool done;
+	u64 seen;
+
+	if (sqe->opcode == UBFAB_OP_EVENT_WAIT) {
+		seen = atomic64_read(ubfab_sync_event(q->file, sqe->aux));
+		done = seen >= sqe->value;
+	} else {
+		status = ubfab_xfer_load_local(q->file, sqe->local, &seen);
+		if (status != UBFAB_CQE_OK)
+			seen = 0;
+		done = sqe->aux == UBFAB_WAIT_GE ? seen >= sqe->value :
+						   seen == sqe->value;
+		done = done || status != UBFAB_CQE_OK;
+	}
+	if (!done && sqe->timeout_ms &&
+	    time_after_eq(jiffies, q->wait_deadline)) {
+		status = UBFAB_CQE_TIMEOUT;
+		done = true;
+	}
+	if (!done)
+		return false;
+	WRITE_ONCE(q->waiting, false);
+	ex->status = status;
+	ex->result = seen;
+	return true;
+}
+
+/*
+ * EVENT_WAIT and WAIT_VALUE: the entry holds the queue from now until it
+ * is done, which may be at once.
+ */
+u16 ubfab_sync_run_wait(struct ubfab_queue *q, struct ubfab_exec *ex)
+{
+	q->wait = *ex;
+	q->wait_deadline = jiffies + msecs_to_jiffies(ex->sqe.timeout_ms);
+	WRITE_ONCE(q->waiting, true);
+	/* Pairs with the counter update of ubfab_sync_run_record(). */
+	smp_mb();
+	if (!ubfab_sync_wait_done(q))
+		return UBFAB_OP_HELD;
+	ex->result = q->wait.result;
+	return q->wait.status;
+}
+
+/**
+ * ubfab_sync_wait_delay() - how long the work item may sleep while an
+ *	entry holds the queue
+ * @q: the queue, @q->waiting
+ *
+ * Return: jiffies, or MAX_JIFFY_OFFSET for an EVENT_WAIT that only an
+ * EVENT_RECORD can end.
+ */
+unsigned long ubfab_sync_wait_delay(struct ubfab_queue *q)
+{
+	const struct ubfab_sqe *sqe = &q->wait.sqe;
+
+	/* WAIT_VALUE watches memory: look again at the next tick. */
+	if (sqe->opcode == UBFAB_OP_WAIT_VALUE)
+		return 1;
+	/* EVENT_WAIT is kicked by EVENT_RECORD; else sleep until time-out. */
+	if (!sqe->timeout_ms)
+		return MAX_JIFFY_OFFSET;
+	return time_after(q->wait_deadline, jiffies) ?
+	       q->wait_deadline - jiffies : 0;
+}
