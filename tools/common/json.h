@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ubctl JSON writer: streams one JSON value (objects, arrays, strings,
- * unsigned numbers) to a FILE, compact or pretty-printed, with commas,
- * indentation and string escaping handled here.
+ * tools/common/json.h - the tools' JSON writer: streams one JSON value
+ * (objects, arrays, strings, unsigned numbers) to a FILE, compact or
+ * pretty-printed, with commas, indentation and string escaping handled
+ * here.
  */
-#ifndef UBCTL_JSON_H
-#define UBCTL_JSON_H
+#ifndef UBFAB_TOOLS_JSON_H
+#define UBFAB_TOOLS_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,4 +40,4 @@ void json_array_end(struct json *j);
 void json_string(struct json *j, const char *key, const char *s);
 void json_uint(struct json *j, const char *key, uint64_t v);
 
-#endif /* UBCTL_JSON_H */
+#endif /* UBFAB_TOOLS_JSON_H */

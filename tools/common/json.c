@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ubctl JSON writer. Strings are escaped per RFC 8259: quote, backslash
- * and control characters are escaped, valid UTF-8 passes through, and each
- * byte that does not start a valid UTF-8 sequence becomes U+FFFD, so the
- * output is always valid JSON.
+ * tools/common/json.c - the tools' JSON writer. Strings are escaped per
+ * RFC 8259: quote, backslash and control characters are escaped, valid
+ * UTF-8 passes through, and each byte that does not start a valid UTF-8
+ * sequence becomes U+FFFD, so the output is always valid JSON.
  */
 #include <inttypes.h>
 
