@@ -1,23 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tools/common/json.c - the tools' JSON writer. Strings are escaped per
- * RFC 8259: quote, backslash and control characters are escaped, valid
- * UTF-8 passes through, and each byte that does not start a valid UTF-8
- * sequence becomes U+FFFD, so the output is always valid JSON.
+ * tools/common/json.c - the JSON writer of ubctl and ubbench. Strings,
+ * member names included, are escaped per RFC 8259: quote, backslash and
+ * control characters are escaped, valid UTF-8 passes through, and each
+ * byte that does not start a valid UTF-8 sequence becomes U+FFFD; numbers
+ * JSON cannot hold become null; so the output is always valid JSON.
+ *
+ * The styles keep the white space of each tool's output: ubctl's compact
+ * and pretty documents, and ubbench's spaced lines that it breaks itself.
  */
 #include <inttypes.h>
+#include <math.h>
 
 #include "json.h"
 
-void json_init(struct json *j, FILE *f, bool pretty)
+void json_init(struct json *j, FILE *f, enum json_style style)
 {
-	*j = (struct json){ .f = f, .pretty = pretty, .first = true };
+	*j = (struct json){ .f = f, .style = style, .first = true };
 }
 
+void json_break(struct json *j)
+{
+	j->brk = j->style == JSON_SPACED;
+}
+
+/* Whether what comes next starts a line: always when pretty. */
+static bool json_breaks(struct json *j)
+{
+	bool brk = j->style == JSON_PRETTY || j->brk;
+
+	j->brk = false;
+	return brk;
+}
+
+/* The bit of struct json's @broken for the container at depth @depth. */
+static uint64_t json_level(unsigned int depth)
+{
+	return depth && depth <= JSON_INDENT_MAX ? 1ULL << (depth - 1) : 0;
+}
+
+/* Start a line, indented for the open containers a line broke in. */
 static void json_newline(struct json *j)
 {
-	if (j->pretty)
-		fprintf(j->f, "\n%*s", (int)(2 * j->depth), "");
+	fprintf(j->f, "\n%*s", 2 * __builtin_popcountll(j->broken), "");
 }
 
 /* Length of the valid UTF-8 sequence at @p, 0 if there is none. */
@@ -84,18 +109,25 @@ static void json_put_string(FILE *f, const char *s)
 	putc('"', f);
 }
 
-/* Start a value: the comma, the line break and the member name. */
+/* Start a value: the comma, the line break or space and the member name. */
 static void json_value(struct json *j, const char *key)
 {
+	bool brk = json_breaks(j);
+
 	if (j->depth) {
 		if (!j->first)
 			putc(',', j->f);
-		json_newline(j);
+		if (brk) {
+			j->broken |= json_level(j->depth);
+			json_newline(j);
+		} else if (!j->first && j->style == JSON_SPACED) {
+			putc(' ', j->f);
+		}
 	}
 	j->first = false;
 	if (key) {
 		json_put_string(j->f, key);
-		fputs(j->pretty ? ": " : ":", j->f);
+		fputs(j->style == JSON_COMPACT ? ":" : ": ", j->f);
 	}
 }
 
@@ -109,8 +141,9 @@ static void json_begin(struct json *j, const char *key, char open)
 
 static void json_end(struct json *j, char close)
 {
+	j->broken &= ~json_level(j->depth);
 	j->depth--;
-	if (!j->first)
+	if (json_breaks(j) && !j->first)
 		json_newline(j);
 	putc(close, j->f);
 	j->first = false;
@@ -148,4 +181,37 @@ void json_uint(struct json *j, const char *key, uint64_t v)
 {
 	json_value(j, key);
 	fprintf(j->f, "%" PRIu64, v);
+}
+
+/* A double in @fmt with @decimals, or null if JSON has no number for it. */
+static void json_put_double(struct json *j, const char *key, const char *fmt,
+			    int decimals, double v)
+{
+	json_value(j, key);
+	if (isfinite(v))
+		fprintf(j->f, fmt, decimals, v);
+	else
+		fputs("null", j->f);
+}
+
+void json_double(struct json *j, const char *key, double v)
+{
+	json_put_double(j, key, "%.*g", 6, v);
+}
+
+void json_fixed(struct json *j, const char *key, double v, int decimals)
+{
+	json_put_double(j, key, "%.*f", decimals, v);
+}
+
+void json_bool(struct json *j, const char *key, bool v)
+{
+	json_value(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
+void json_null(struct json *j, const char *key)
+{
+	json_value(j, key);
+	fputs("null", j->f);
 }

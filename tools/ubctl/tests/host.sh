@@ -183,9 +183,9 @@ fi
 helpers=$tmp/tools/tests/ubctl
 run "$tmp/tools/tests/common/json_test"
 if [ "$rc" -eq 0 ]; then
-	ok "JSON writer: layout and string escaping"
+	ok "JSON writer: styles, numbers and string escaping"
 else
-	not_ok "JSON writer: layout and string escaping" "$(cat "$tmp/out")"
+	not_ok "JSON writer: styles, numbers and string escaping" "$(cat "$tmp/out")"
 fi
 
 # ubctl against the stand-in library (small profile, npu5 plane 3 down)
