@@ -8,6 +8,10 @@
  *
  * The styles keep the white space of each tool's output: ubctl's compact
  * and pretty documents, and ubbench's spaced lines that it breaks itself.
+ * ubbench used to print its strings unescaped, having replaced quotes,
+ * backslashes and control characters in the CPU model by '; its strings
+ * (names, units, the kernel release, the date, the CPU model) hold none
+ * of those, so escaping them changes none of its output.
  */
 #include <inttypes.h>
 #include <math.h>
