@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "num.h"
 #include "ubbench.h"
 
 /*
@@ -446,7 +447,7 @@ void mem_print(const struct bench *b)
 	printf("  %-8s %12s %12s %8s  %s\n", "block", "anon GB/s",
 	       "window GB/s", "ratio", "target >= 0.95 from 64 KiB");
 	for (i = 0; i < NR_BLOCKS; i++) {
-		size_name(copy_blocks[i], name, sizeof(name));
+		tool_fmt_size(name, sizeof(name), copy_blocks[i], " ");
 		met = copy_met(b, i);
 		printf("  %-8s %12.3f %12.3f %8.3f  %s\n", name,
 		       b->mem->copy_anon[i].median,

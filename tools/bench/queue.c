@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "num.h"
 #include "ubbench.h"
 
 /*
@@ -697,8 +698,9 @@ static void print_bw(const struct queue_bench *qb, enum bw_dir dir)
 	       "memcpy GB/s", "ratio");
 	for (i = 0; i < NR_BW_BLOCKS; i++) {
 		f = &qb->bw[dir][i];
-		size_name(bw_blocks[i], name, sizeof(name));
-		size_name(bw_slice(bw_blocks[i]), slice, sizeof(slice));
+		tool_fmt_size(name, sizeof(name), bw_blocks[i], " ");
+		tool_fmt_size(slice, sizeof(slice), bw_slice(bw_blocks[i]),
+			      " ");
 		printf("  %-8s %10s %12.4f %12.4f %8.3f\n", name, slice,
 		       f->queue.median, f->memcpy.median, f->ratio.median);
 	}

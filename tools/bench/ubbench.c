@@ -260,17 +260,6 @@ int import_and_map(struct bench *b, uint32_t token_id, bool apart,
 	return err;
 }
 
-/* "64 B", "4 KiB", "1 MiB": @bytes in the largest unit it is a multiple of. */
-void size_name(size_t bytes, char *buf, size_t len)
-{
-	if (bytes >= MiB && !(bytes % MiB))
-		snprintf(buf, len, "%zu MiB", bytes / MiB);
-	else if (bytes >= KiB && !(bytes % KiB))
-		snprintf(buf, len, "%zu KiB", bytes / KiB);
-	else
-		snprintf(buf, len, "%zu B", bytes);
-}
-
 /* A target's verdict: 1 PASS, 0 MISS, -1 (no target) "-". */
 const char *pass_miss(int met)
 {

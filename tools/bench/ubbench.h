@@ -71,7 +71,6 @@ void *map_anon(size_t length);
 void *map_apart(size_t length, int fd, uint64_t offset);
 int import_and_map(struct bench *b, uint32_t token_id, bool apart,
 		   struct ubfab_import *imp, void **addr);
-void size_name(size_t bytes, char *buf, size_t len);
 void json_figure(struct json *j, const char *key, const struct figure *fig,
 		 unsigned int n);
 const char *pass_miss(int met);

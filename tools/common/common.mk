@@ -4,4 +4,4 @@
 # makefile builds with its own flags into its own object directory.
 
 TOOLS_COMMON_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
-TOOLS_COMMON_OBJS := json.o match.o
+TOOLS_COMMON_OBJS := json.o match.o num.o
