@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "match.h"
+#include "num.h"
 #include "ubbench.h"
 
 #define ITERS_DEFAULT	7
@@ -494,9 +495,8 @@ int main(int argc, char **argv)
 	const char *exporter = "npu0", *importer = "npu1";
 	struct bench b = { .iters = ITERS_DEFAULT };
 	unsigned int queue_parts;
-	unsigned long n;
+	unsigned long long n;
 	bool mem;
-	char *end;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "e:i:n:j:h", longopts,
@@ -509,10 +509,7 @@ int main(int argc, char **argv)
 			importer = optarg;
 			break;
 		case 'n':
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || *end || end == optarg || n < 1 ||
-			    n > ITERS_MAX) {
+			if (!tool_parse_uint(optarg, ITERS_MAX, &n) || n < 1) {
 				fprintf(stderr, "ubbench: --iters: not a number from 1 to %d: %s\n",
 					ITERS_MAX, optarg);
 				return 2;

@@ -1,11 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tools/common/num.c - numbers as ubctl and ubbench write them: a size in
- * bytes in binary units.
+ * tools/common/num.c - numbers as ubctl and ubbench read and write them:
+ * a decimal number on the command line, a size in bytes in binary units.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "num.h"
+
+/**
+ * tool_parse_uint() - the decimal number @s spells
+ * @s: the word: digits only (no sign, no white space)
+ * @max: the largest number it may be
+ * @v: out: the number
+ *
+ * Return: true, or false (@v untouched) if @s is not such a number.
+ */
+bool tool_parse_uint(const char *s, unsigned long long max,
+		     unsigned long long *v)
+{
+	unsigned long long n;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (*end || errno || n > max)
+		return false;
+	*v = n;
+	return true;
+}
 
 /**
  * tool_fmt_size() - @bytes in the largest binary unit that leaves at least
