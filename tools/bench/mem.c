@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "num.h"
 #include "ubbench.h"
 
 /*
@@ -446,7 +447,7 @@ void mem_print(const struct bench *b)
 	printf("  %-8s %12s %12s %8s  %s\n", "block", "anon GB/s",
 	       "window GB/s", "ratio", "target >= 0.95 from 64 KiB");
 	for (i = 0; i < NR_BLOCKS; i++) {
-		size_name(copy_blocks[i], name, sizeof(name));
+		tool_fmt_size(name, sizeof(name), copy_blocks[i], " ");
 		met = copy_met(b, i);
 		printf("  %-8s %12.3f %12.3f %8.3f  %s\n", name,
 		       b->mem->copy_anon[i].median,
@@ -471,47 +472,66 @@ void mem_print(const struct bench *b)
 	       1e6 / b->mem->cycle.median);
 }
 
-void mem_json(const struct bench *b, FILE *f)
+void mem_json(const struct bench *b, struct json *j)
 {
 	unsigned int i;
 	int met;
 
-	fprintf(f, ",\n  \"copy\": {\n    \"region_bytes\": %lu, \"min_ns\": %llu, \"unit\": \"GB/s\",\n",
-		COPY_REGION, COPY_MIN_NS);
-	fprintf(f, "    \"target\": {\"ratio\": %.2f, \"from_bytes\": %lu},\n",
-		RATIO_TARGET, RATIO_FROM);
-	fprintf(f, "    \"blocks\": [\n");
+	json_break(j);
+	json_object_begin(j, "copy");
+	json_break(j);
+	json_uint(j, "region_bytes", COPY_REGION);
+	json_uint(j, "min_ns", COPY_MIN_NS);
+	json_string(j, "unit", "GB/s");
+	json_break(j);
+	json_object_begin(j, "target");
+	json_fixed(j, "ratio", RATIO_TARGET, 2);
+	json_uint(j, "from_bytes", RATIO_FROM);
+	json_object_end(j);
+	json_break(j);
+	json_array_begin(j, "blocks");
 	for (i = 0; i < NR_BLOCKS; i++) {
 		met = copy_met(b, i);
-		fprintf(f, "      {\"bytes\": %zu, ", copy_blocks[i]);
-		json_figure(f, "anonymous", &b->mem->copy_anon[i], b->iters);
-		fprintf(f, ", ");
-		json_figure(f, "window", &b->mem->copy_window[i], b->iters);
-		fprintf(f, ", ");
-		json_figure(f, "ratio", &b->mem->copy_ratio[i], b->iters);
-		fprintf(f, ", \"met\": %s}%s\n",
-			met < 0 ? "null" : met ? "true" : "false",
-			i + 1 < NR_BLOCKS ? "," : "");
+		json_break(j);
+		json_object_begin(j, NULL);
+		json_uint(j, "bytes", copy_blocks[i]);
+		json_figure(j, "anonymous", &b->mem->copy_anon[i], b->iters);
+		json_figure(j, "window", &b->mem->copy_window[i], b->iters);
+		json_figure(j, "ratio", &b->mem->copy_ratio[i], b->iters);
+		if (met < 0)
+			json_null(j, "met");
+		else
+			json_bool(j, "met", met);
+		json_object_end(j);
 	}
-	fprintf(f, "    ]\n  },\n");
+	json_break(j);
+	json_array_end(j);
+	json_break(j);
+	json_object_end(j);
 
-	fprintf(f, "  \"first_touch\": {\n    \"bytes\": %lu, \"unit\": \"faults/s\",\n",
-		TOUCH_LENGTH);
+	json_break(j);
+	json_object_begin(j, "first_touch");
+	json_break(j);
+	json_uint(j, "bytes", TOUCH_LENGTH);
+	json_string(j, "unit", "faults/s");
 	for (i = 0; i < NR_TOUCH; i++) {
-		fprintf(f, "    \"%s\": {", touch_keys[i]);
-		json_figure(f, "rate", &b->mem->touch[i], b->iters);
-		if (i != TOUCH_ANON) {
-			fprintf(f, ", ");
-			json_figure(f, "vs_anonymous", &b->mem->touch_ratio[i],
+		json_break(j);
+		json_object_begin(j, touch_keys[i]);
+		json_figure(j, "rate", &b->mem->touch[i], b->iters);
+		if (i != TOUCH_ANON)
+			json_figure(j, "vs_anonymous", &b->mem->touch_ratio[i],
 				    b->iters);
-		}
-		fprintf(f, ", \"faults_per_page\": %.4f}%s\n",
-			faults_per_page(b, i), i + 1 < NR_TOUCH ? "," : "");
+		json_fixed(j, "faults_per_page", faults_per_page(b, i), 4);
+		json_object_end(j);
 	}
-	fprintf(f, "  },\n");
+	json_break(j);
+	json_object_end(j);
 
-	fprintf(f, "  \"import_cycle\": {\"segment_bytes\": %lu, \"cycles\": %d, \"unit\": \"cycles/s\", ",
-		CYCLE_LENGTH, CYCLES);
-	json_figure(f, "rate", &b->mem->cycle, b->iters);
-	fprintf(f, "}");
+	json_break(j);
+	json_object_begin(j, "import_cycle");
+	json_uint(j, "segment_bytes", CYCLE_LENGTH);
+	json_uint(j, "cycles", CYCLES);
+	json_string(j, "unit", "cycles/s");
+	json_figure(j, "rate", &b->mem->cycle, b->iters);
+	json_object_end(j);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "num.h"
 #include "ubbench.h"
 
 /*
@@ -697,8 +698,9 @@ static void print_bw(const struct queue_bench *qb, enum bw_dir dir)
 	       "memcpy GB/s", "ratio");
 	for (i = 0; i < NR_BW_BLOCKS; i++) {
 		f = &qb->bw[dir][i];
-		size_name(bw_blocks[i], name, sizeof(name));
-		size_name(bw_slice(bw_blocks[i]), slice, sizeof(slice));
+		tool_fmt_size(name, sizeof(name), bw_blocks[i], " ");
+		tool_fmt_size(slice, sizeof(slice), bw_slice(bw_blocks[i]),
+			      " ");
 		printf("  %-8s %10s %12.4f %12.4f %8.3f\n", name, slice,
 		       f->queue.median, f->memcpy.median, f->ratio.median);
 	}
@@ -753,91 +755,121 @@ void queue_print(const struct bench *b)
 		       t[i].op, t[i].target, pass_miss(t[i].met));
 }
 
-static void json_bw(const struct bench *b, FILE *f, enum bw_dir dir)
+static void json_bw(const struct bench *b, struct json *j, enum bw_dir dir)
 {
 	const struct bw_figures *fig;
 	unsigned int i;
 
-	fprintf(f, ",\n    \"%s\": {\"unit\": \"GB/s\", \"min_ns\": %llu, \"batch\": %d, \"blocks\": [\n",
-		bw_keys[dir], BW_MIN_NS, BW_BATCH);
+	json_break(j);
+	json_object_begin(j, bw_keys[dir]);
+	json_string(j, "unit", "GB/s");
+	json_uint(j, "min_ns", BW_MIN_NS);
+	json_uint(j, "batch", BW_BATCH);
+	json_array_begin(j, "blocks");
 	for (i = 0; i < NR_BW_BLOCKS; i++) {
 		fig = &b->queue->bw[dir][i];
-		fprintf(f, "      {\"bytes\": %zu, \"turn_bytes\": %zu, ",
-			bw_blocks[i], bw_slice(bw_blocks[i]));
-		json_figure(f, "queue", &fig->queue, b->iters);
-		fprintf(f, ", ");
-		json_figure(f, "memcpy", &fig->memcpy, b->iters);
-		fprintf(f, ", ");
-		json_figure(f, "ratio", &fig->ratio, b->iters);
-		fprintf(f, "}%s\n", i + 1 < NR_BW_BLOCKS ? "," : "");
+		json_break(j);
+		json_object_begin(j, NULL);
+		json_uint(j, "bytes", bw_blocks[i]);
+		json_uint(j, "turn_bytes", bw_slice(bw_blocks[i]));
+		json_figure(j, "queue", &fig->queue, b->iters);
+		json_figure(j, "memcpy", &fig->memcpy, b->iters);
+		json_figure(j, "ratio", &fig->ratio, b->iters);
+		json_object_end(j);
 	}
-	fprintf(f, "    ]}");
+	json_break(j);
+	json_array_end(j);
+	json_object_end(j);
 }
 
-static void json_rate(const struct bench *b, FILE *f)
+static void json_rate(const struct bench *b, struct json *j)
 {
 	const struct rate_figures *r;
 	unsigned int i, mode;
 	char key[32];
 
-	fprintf(f, ",\n    \"rate\": {\"unit\": \"ops/s\", \"bytes\": %d, \"turn_ops\": %d, \"min_ns\": %llu, \"batches\": [\n",
-		RATE_BYTES, RATE_TURN_OPS, RATE_MIN_NS);
+	json_break(j);
+	json_object_begin(j, "rate");
+	json_string(j, "unit", "ops/s");
+	json_uint(j, "bytes", RATE_BYTES);
+	json_uint(j, "turn_ops", RATE_TURN_OPS);
+	json_uint(j, "min_ns", RATE_MIN_NS);
+	json_array_begin(j, "batches");
 	for (i = 0; i < NR_RATE_BATCHES; i++) {
 		r = &b->queue->rate[i];
-		fprintf(f, "      {\"batch\": %u", rate_batches[i]);
-		for (mode = 0; mode < NR_RATE_MODES; mode++) {
-			fprintf(f, ", ");
-			json_figure(f, rate_keys[mode], &r->rate[mode],
+		json_break(j);
+		json_object_begin(j, NULL);
+		json_uint(j, "batch", rate_batches[i]);
+		for (mode = 0; mode < NR_RATE_MODES; mode++)
+			json_figure(j, rate_keys[mode], &r->rate[mode],
 				    b->iters);
-		}
 		for (mode = RATE_DOORBELL; mode < NR_RATE_MODES; mode++) {
 			snprintf(key, sizeof(key), "%s_vs_nop",
 				 rate_keys[mode]);
-			fprintf(f, ", ");
-			json_figure(f, key, &r->ratio[mode], b->iters);
+			json_figure(j, key, &r->ratio[mode], b->iters);
 		}
-		fprintf(f, "}%s\n", i + 1 < NR_RATE_BATCHES ? "," : "");
+		json_object_end(j);
 	}
-	fprintf(f, "    ]}");
+	json_break(j);
+	json_array_end(j);
+	json_object_end(j);
 }
 
-static void json_lat(const struct bench *b, FILE *f)
+static void json_lat(const struct bench *b, struct json *j)
 {
 	unsigned int i;
 
-	fprintf(f, ",\n    \"latency\": {\"unit\": \"us\", \"bytes\": %d, \"ops\": %d",
-		LAT_BYTES, LAT_OPS);
+	json_break(j);
+	json_object_begin(j, "latency");
+	json_string(j, "unit", "us");
+	json_uint(j, "bytes", LAT_BYTES);
+	json_uint(j, "ops", LAT_OPS);
 	for (i = 0; i < NR_LAT_MODES; i++) {
-		fprintf(f, ",\n      \"%s\": {", lat_keys[i]);
-		json_figure(f, "p50", &b->queue->lat[i].p50, b->iters);
-		fprintf(f, ", ");
-		json_figure(f, "p99", &b->queue->lat[i].p99, b->iters);
-		fprintf(f, "}");
+		json_break(j);
+		json_object_begin(j, lat_keys[i]);
+		json_figure(j, "p50", &b->queue->lat[i].p50, b->iters);
+		json_figure(j, "p99", &b->queue->lat[i].p99, b->iters);
+		json_object_end(j);
 	}
-	fprintf(f, "}");
+	json_object_end(j);
 }
 
-void queue_json(const struct bench *b, FILE *f)
+void queue_json(const struct bench *b, struct json *j)
 {
 	const struct queue_bench *qb = b->queue;
 	struct target t[NR_TARGETS];
 	unsigned int i, n;
 
-	fprintf(f, ",\n  \"queue\": {\n    \"region_bytes\": %lu, \"sq_entries\": %d, \"cq_entries\": %d, \"poll_idle_us\": %d",
-		QREGION, QDEPTH, 2 * QDEPTH, POLL_IDLE_US);
+	json_break(j);
+	json_object_begin(j, "queue");
+	json_break(j);
+	json_uint(j, "region_bytes", QREGION);
+	json_uint(j, "sq_entries", QDEPTH);
+	json_uint(j, "cq_entries", 2 * QDEPTH);
+	json_uint(j, "poll_idle_us", POLL_IDLE_US);
 	if (qb->parts & 1U << QUEUE_WRITE)
-		json_bw(b, f, BW_WRITE);
+		json_bw(b, j, BW_WRITE);
 	if (qb->parts & 1U << QUEUE_READ)
-		json_bw(b, f, BW_READ);
+		json_bw(b, j, BW_READ);
 	if (qb->parts & 1U << QUEUE_RATE)
-		json_rate(b, f);
+		json_rate(b, j);
 	if (qb->parts & 1U << QUEUE_LAT)
-		json_lat(b, f);
+		json_lat(b, j);
 	n = targets(qb, t);
-	fprintf(f, ",\n    \"targets\": [");
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s\n      {\"name\": \"%s\", \"value\": %.6g, \"op\": \"%s\", \"target\": %.2f, \"met\": %s}",
-			i ? "," : "", t[i].key, t[i].value, t[i].op,
-			t[i].target, t[i].met ? "true" : "false");
-	fprintf(f, "%s]\n  }", n ? "\n    " : "");
+	json_break(j);
+	json_array_begin(j, "targets");
+	for (i = 0; i < n; i++) {
+		json_break(j);
+		json_object_begin(j, NULL);
+		json_string(j, "name", t[i].key);
+		json_double(j, "value", t[i].value);
+		json_string(j, "op", t[i].op);
+		json_fixed(j, "target", t[i].target, 2);
+		json_bool(j, "met", t[i].met);
+		json_object_end(j);
+	}
+	json_break(j);
+	json_array_end(j);
+	json_break(j);
+	json_object_end(j);
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "match.h"
+#include "num.h"
 #include "ubbench.h"
 
 #define ITERS_DEFAULT	7
@@ -260,42 +261,31 @@ int import_and_map(struct bench *b, uint32_t token_id, bool apart,
 	return err;
 }
 
-/* "64 B", "4 KiB", "1 MiB": @bytes in the largest unit it is a multiple of. */
-void size_name(size_t bytes, char *buf, size_t len)
-{
-	if (bytes >= MiB && !(bytes % MiB))
-		snprintf(buf, len, "%zu MiB", bytes / MiB);
-	else if (bytes >= KiB && !(bytes % KiB))
-		snprintf(buf, len, "%zu KiB", bytes / KiB);
-	else
-		snprintf(buf, len, "%zu B", bytes);
-}
-
 /* A target's verdict: 1 PASS, 0 MISS, -1 (no target) "-". */
 const char *pass_miss(int met)
 {
 	return met < 0 ? "-" : met ? "PASS" : "MISS";
 }
 
-void json_figure(FILE *f, const char *key, const struct figure *fig,
+/* A figure, on one line: {"median": M, "samples": [S, ...]}. */
+void json_figure(struct json *j, const char *key, const struct figure *fig,
 		 unsigned int n)
 {
 	unsigned int i;
 
-	fprintf(f, "\"%s\": {\"median\": %.6g, \"samples\": [", key,
-		fig->median);
+	json_object_begin(j, key);
+	json_double(j, "median", fig->median);
+	json_array_begin(j, "samples");
 	for (i = 0; i < n; i++)
-		fprintf(f, "%s%.6g", i ? ", " : "", fig->samples[i]);
-	fprintf(f, "]}");
+		json_double(j, NULL, fig->samples[i]);
+	json_array_end(j);
+	json_object_end(j);
 }
 
-/*
- * The value of "model name" in /proc/cpuinfo, or "unknown"; quotes,
- * backslashes and control characters become ' so that it is a JSON string.
- */
+/* The value of "model name" in /proc/cpuinfo, or "unknown". */
 static void cpu_model(char *buf, size_t len)
 {
-	char line[256], *colon, *c;
+	char line[256], *colon;
 	FILE *f = fopen("/proc/cpuinfo", "r");
 
 	snprintf(buf, len, "unknown");
@@ -311,9 +301,6 @@ static void cpu_model(char *buf, size_t len)
 		break;
 	}
 	fclose(f);
-	for (c = buf; *c; c++)
-		if (*c == '"' || *c == '\\' || (unsigned char)*c < ' ')
-			*c = '\'';
 }
 
 /* The transparent huge page mode anonymous memory gets, or "unknown". */
@@ -351,8 +338,35 @@ static void print_table(const struct bench *b, const struct context *ctx)
 	}
 }
 
+/* An entity, on one line: {"name": N, "eid": E}. */
+static void json_entity(struct json *j, const char *key,
+			const struct ubfab_dev *dev)
+{
+	json_break(j);
+	json_object_begin(j, key);
+	json_string(j, "name", ubfab_dev_name(dev));
+	json_uint(j, "eid", ubfab_dev_eid(dev));
+	json_object_end(j);
+}
+
+/*
+ * The file: JSON_SPACED, a line per member of the top-level object and per
+ * group of figures in the parts' objects (mem_json(), queue_json()).
+ */
 static int write_json(const struct bench *b, const struct context *ctx)
 {
+	const struct {
+		const char *key;
+		const char *value;
+	} strings[] = {
+		{ "tool", "ubbench" },
+		{ "date", ctx->date },
+		{ "kernel", ctx->kernel },
+		{ "cpu", ctx->cpu },
+		{ "thp", ctx->thp },
+	};
+	struct json j;
+	unsigned int i;
 	FILE *f;
 
 	f = fopen(b->json, "w");
@@ -360,20 +374,22 @@ static int write_json(const struct bench *b, const struct context *ctx)
 		fail(b->json, -errno);
 		return -errno;
 	}
-	fprintf(f, "{\n  \"tool\": \"ubbench\",\n  \"date\": \"%s\",\n",
-		ctx->date);
-	fprintf(f, "  \"kernel\": \"%s\",\n  \"cpu\": \"%s\",\n  \"thp\": \"%s\",\n",
-		ctx->kernel, ctx->cpu, ctx->thp);
-	fprintf(f, "  \"exporter\": {\"name\": \"%s\", \"eid\": %u},\n",
-		ubfab_dev_name(b->exporter), ubfab_dev_eid(b->exporter));
-	fprintf(f, "  \"importer\": {\"name\": \"%s\", \"eid\": %u},\n",
-		ubfab_dev_name(b->importer), ubfab_dev_eid(b->importer));
-	fprintf(f, "  \"iters\": %u", b->iters);
+	json_init(&j, f, JSON_SPACED);
+	json_object_begin(&j, NULL);
+	for (i = 0; i < ARRAY_SIZE(strings); i++) {
+		json_break(&j);
+		json_string(&j, strings[i].key, strings[i].value);
+	}
+	json_entity(&j, "exporter", b->exporter);
+	json_entity(&j, "importer", b->importer);
+	json_break(&j);
+	json_uint(&j, "iters", b->iters);
 	if (b->mem)
-		mem_json(b, f);
+		mem_json(b, &j);
 	if (b->queue)
-		queue_json(b, f);
-	fprintf(f, "\n}\n");
+		queue_json(b, &j);
+	json_break(&j);
+	json_object_end(&j);
 	if (fclose(f)) {
 		fail(b->json, -errno);
 		return -errno;
@@ -479,9 +495,8 @@ int main(int argc, char **argv)
 	const char *exporter = "npu0", *importer = "npu1";
 	struct bench b = { .iters = ITERS_DEFAULT };
 	unsigned int queue_parts;
-	unsigned long n;
+	unsigned long long n;
 	bool mem;
-	char *end;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "e:i:n:j:h", longopts,
@@ -494,10 +509,7 @@ int main(int argc, char **argv)
 			importer = optarg;
 			break;
 		case 'n':
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || *end || end == optarg || n < 1 ||
-			    n > ITERS_MAX) {
+			if (!tool_parse_uint(optarg, ITERS_MAX, &n) || n < 1) {
 				fprintf(stderr, "ubbench: --iters: not a number from 1 to %d: %s\n",
 					ITERS_MAX, optarg);
 				return 2;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 
+#include "json.h"
 #include "libubfab.h"
 
 #define KiB		1024UL
@@ -70,20 +71,19 @@ void *map_anon(size_t length);
 void *map_apart(size_t length, int fd, uint64_t offset);
 int import_and_map(struct bench *b, uint32_t token_id, bool apart,
 		   struct ubfab_import *imp, void **addr);
-void size_name(size_t bytes, char *buf, size_t len);
-void json_figure(FILE *f, const char *key, const struct figure *fig,
+void json_figure(struct json *j, const char *key, const struct figure *fig,
 		 unsigned int n);
 const char *pass_miss(int met);
 
 /* mem.c: copies into a peer window, first touch, the import cycle. */
 int mem_run(struct bench *b);
 void mem_print(const struct bench *b);
-void mem_json(const struct bench *b, FILE *f);
+void mem_json(const struct bench *b, struct json *j);
 
 /* queue.c: the NPU queue measurements in @parts (1 << enum queue_part). */
 int queue_run(struct bench *b, unsigned int parts);
 void queue_print(const struct bench *b);
-void queue_json(const struct bench *b, FILE *f);
+void queue_json(const struct bench *b, struct json *j);
 
 /* uring.c: an io_uring instance that runs NOPs. */
 struct uring;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "num.h"
 #include "ubctl.h"
 
 int ubctl_match(const char *arg, const char *const *names, size_t n,
@@ -29,14 +30,11 @@ int ubctl_match(const char *arg, const char *const *names, size_t n,
 int ubctl_parse_u32(const char *keyword, const char *arg, uint32_t *v)
 {
 	unsigned long long n;
-	char *end;
 
 	if (!arg)
 		return ubctl_usage_error("missing number after \"%s\"",
 					 keyword);
-	errno = 0;
-	n = strtoull(arg, &end, 10);
-	if (*arg < '0' || *arg > '9' || *end || errno || n > UINT32_MAX)
+	if (!tool_parse_uint(arg, UINT32_MAX, &n))
 		return ubctl_usage_error("invalid %s \"%s\"", keyword, arg);
 	*v = n;
 	return UBCTL_EXIT_OK;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "num.h"
 #include "ubctl.h"
 
 int ubctl_entity_parse(int *argc, char ***argv, struct ubctl_entity_spec *s)
@@ -152,7 +153,7 @@ static void entity_print(struct ubctl *u, const void *item,
 		if (place_of(e, i) != UBFAB_FIELD_NONE)
 			printf(" %s %" PRIu32, places[i].name, place_of(e, i));
 	printf(" %s %s ports %" PRIu32, ubctl_mem_type(e->kind),
-	       ubctl_fmt_bytes(size, sizeof(size), e->mem_size), e->ports);
+	       tool_fmt_size(size, sizeof(size), e->mem_size, ""), e->ports);
 	if (e->auth_failures != UBFAB_COUNT_NONE)
 		printf(" auth_failures %" PRIu64, e->auth_failures);
 	putchar('\n');

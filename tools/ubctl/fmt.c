@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ubctl output helpers shared by the objects: lists, human-readable sizes
- * and durations, and the traffic counters in text and JSON.
+ * ubctl output helpers shared by the objects: lists, human-readable
+ * durations, and the traffic counters in text and JSON (sizes are
+ * tools/common/num.c's).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,24 +21,6 @@ void ubctl_print_list(struct ubctl *u, const char *key,
 		print(u, (const char *)v->items + i * v->size, ctx);
 	if (u->json)
 		json_array_end(&u->js);
-}
-
-const char *ubctl_fmt_bytes(char *buf, size_t len, uint64_t bytes)
-{
-	static const char *const units[] = {
-		"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB",
-	};
-	double v = bytes;
-	size_t i = 0;
-
-	while (v >= 1024 && i + 1 < ARRAY_SIZE(units)) {
-		v /= 1024;
-		i++;
-	}
-	/* whole numbers without a fraction: "64GiB", not "64.0GiB" */
-	snprintf(buf, len, v == (uint64_t)v ? "%.0f%s" : "%.1f%s", v,
-		 units[i]);
-	return buf;
 }
 
 const char *ubctl_fmt_ns(char *buf, size_t len, uint64_t ns)

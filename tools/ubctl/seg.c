@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "num.h"
 #include "ubctl.h"
 
 static const struct {
@@ -51,7 +52,7 @@ static void seg_print(struct ubctl *u, const void *item, const void *ents)
 		printf("eid %" PRIu32, s->eid);
 	printf(" token %" PRIu32 " offset 0x%" PRIx64 " length 0x%" PRIx64
 	       " (%s) rights ", s->token_id, s->offset, s->length,
-	       ubctl_fmt_bytes(size, sizeof(size), s->length));
+	       tool_fmt_size(size, sizeof(size), s->length, ""));
 	for (i = 0; i < ARRAY_SIZE(rights); i++)
 		putchar(s->rights & rights[i].bit ? rights[i].letter : '-');
 	printf(" importers %" PRIu32 " pid %" PRIu32 "\n", s->imports, s->pid);

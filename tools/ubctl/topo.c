@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "num.h"
 #include "ubctl.h"
 
 /**
@@ -175,12 +176,12 @@ static void topo_text(const struct topo *t)
 	printf("  NPUs    %" PRIu32 " chips x %" PRIu32 " dies = %" PRIu32
 	       " dies, %s HBM each, %s in all\n",
 	       f->nodes * f->chips_per_node, f->dies_per_chip, f->npus,
-	       ubctl_fmt_bytes(a, sizeof(a), f->npu_mem),
-	       ubctl_fmt_bytes(b, sizeof(b), f->npu_mem * f->npus));
+	       tool_fmt_size(a, sizeof(a), f->npu_mem, ""),
+	       tool_fmt_size(b, sizeof(b), f->npu_mem * f->npus, ""));
 	printf("  CPUs    %" PRIu32 " (%" PRIu32 " per node), %s DRAM each, %s in all\n",
 	       f->cpus, f->cpus_per_node,
-	       ubctl_fmt_bytes(a, sizeof(a), f->cpu_mem),
-	       ubctl_fmt_bytes(b, sizeof(b), f->cpu_mem * f->cpus));
+	       tool_fmt_size(a, sizeof(a), f->cpu_mem, ""),
+	       tool_fmt_size(b, sizeof(b), f->cpu_mem * f->cpus, ""));
 	printf("  planes  %zu (%" PRIu32 " up), ", t->planes.n, t->planes_up);
 	if (t->uniform && t->planes.n)
 		printf("each with %" PRIu32 " L1 switches%s and %" PRIu32
@@ -315,8 +316,8 @@ static int topo_entity(struct ubctl *u, const struct ubctl_entity_spec *s)
 	} else {
 		printf("%s: eid %" PRIu32 ", ", e.name, e.eid);
 		entity_place(&e);
-		printf("\n  memory  %s %s\n", ubctl_fmt_bytes(size, sizeof(size),
-							  e.mem_size),
+		printf("\n  memory  %s %s\n",
+		       tool_fmt_size(size, sizeof(size), e.mem_size, ""),
 		       ubctl_mem_type(e.kind));
 		if (e.auth_failures != UBFAB_COUNT_NONE)
 			printf("  auth    %" PRIu64 " refused import%s of its segments\n",

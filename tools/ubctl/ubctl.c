@@ -367,7 +367,7 @@ int main(int argc, char **argv)
 						 argv[optind - 1]);
 		}
 	}
-	json_init(&u.js, stdout, pretty);
+	json_init(&u.js, stdout, pretty ? JSON_PRETTY : JSON_COMPACT);
 
 	code = run(&u, argc - optind, argv + optind);
 	ubfab_nl_close(u.nl);

@@ -188,8 +188,6 @@ int ubctl_plane_select(struct ubctl *u, int argc, char **argv,
 
 /* Output (fmt.c) */
 
-/* Bytes in binary units: "64GiB", "1.5MiB", "512B". */
-const char *ubctl_fmt_bytes(char *buf, size_t len, uint64_t bytes);
 /* A duration: "850ns", "12.3us", "1.23ms", "2.50s". */
 const char *ubctl_fmt_ns(char *buf, size_t len, uint64_t ns);
 /* Prints one item of a list; @ctx is what ubctl_print_list() got. */

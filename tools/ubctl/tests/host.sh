@@ -170,18 +170,22 @@ expect 1 "$notloaded" "port set without the module exits 1" \
 	"$ubctl" port set npu0 plane 0 state down
 expect 1 "$notloaded" "monitor without the module exits 1" "$ubctl" monitor
 
-# Test helpers: the JSON writer test and the stand-in library
+# Test helpers: the test of the tools' JSON writer (tools/common, on the
+# kselftest harness tools/deps.sh fetched) and the stand-in library
 
-if ! make -s -C "$root/tools/ubctl" O="$tmp/tools" tests \
-		>"$tmp/make.log" 2>&1; then
+UBFAB_CACHE=${UBFAB_CACHE:-$HOME/.cache/ubfab}
+# shellcheck source=/dev/null
+[ ! -r "$UBFAB_CACHE/env.sh" ] || . "$UBFAB_CACHE/env.sh"
+if ! make -s -C "$root/tools/ubctl" O="$tmp/tools" \
+		KSELFTEST="${UBFAB_KSELFTEST-}" tests >"$tmp/make.log" 2>&1; then
 	not_ok "build the test helpers" "$(tail -n 5 "$tmp/make.log")"
 fi
 helpers=$tmp/tools/tests/ubctl
-run "$helpers/json_test"
+run "$tmp/tools/tests/common/json_test"
 if [ "$rc" -eq 0 ]; then
-	ok "JSON writer: layout and string escaping"
+	ok "JSON writer: styles, numbers and string escaping"
 else
-	not_ok "JSON writer: layout and string escaping" "$(cat "$tmp/out")"
+	not_ok "JSON writer: styles, numbers and string escaping" "$(cat "$tmp/out")"
 fi
 
 # ubctl against the stand-in library (small profile, npu5 plane 3 down)
