@@ -443,17 +443,20 @@ if make -s -C "$root/lib" O="$libo" DESTDIR="$tmp/dest" PREFIX=/usr \
 	missing=
 	for f in lib/libubfab.so.1.2.0 lib/libubfab.so.1 lib/libubfab.so \
 		 lib/libubfab.a lib/pkgconfig/libubfab.pc include/libubfab.h \
-		 include/linux/ubfab.h; do
+		 include/ubfab/linux/ubfab.h; do
 		[ -e "$tmp/dest/usr/$f" ] || missing="$missing $f"
 	done
-	if [ -z "$missing" ]; then
-		ok "make install DESTDIR PREFIX=/usr installs every file"
+	# include/linux/ belongs to the distribution's kernel headers.
+	stray=
+	[ ! -e "$tmp/dest/usr/include/linux" ] || stray=" include/linux"
+	if [ -z "$missing$stray" ]; then
+		ok "make install DESTDIR PREFIX=/usr installs every file, none in include/linux"
 	else
-		not_ok "make install DESTDIR PREFIX=/usr installs every file" \
-			"missing:$missing"
+		not_ok "make install DESTDIR PREFIX=/usr installs every file, none in include/linux" \
+			"missing:$missing" "written to:$stray"
 	fi
 else
-	not_ok "make install DESTDIR PREFIX=/usr installs every file" \
+	not_ok "make install DESTDIR PREFIX=/usr installs every file, none in include/linux" \
 		"$(tail -n 5 "$tmp/make.log")"
 fi
 
