@@ -7,7 +7,7 @@
 # text and JSON against a stand-in libubfab with a made-up fabric (and
 # what the set, reset and monitor commands ask of it and print), the
 # JSON writer, the library's reply handling and queue API against fake
-# kernels, its ffi library (make -C lib check), and its install,
+# kernels, its ffi library and ABI (make -C lib check), and its install,
 # exported symbols and pkg-config file. Prints KTAP; exits nonzero if a
 # check failed.
 #
@@ -465,9 +465,9 @@ fi
 
 run make -s -C "$root/lib" O="$libo" check
 if [ "$rc" -eq 0 ]; then
-	ok "libubfab against fake kernels, its ffi library (make -C lib check)"
+	ok "libubfab against fake kernels, its ffi library, its ABI (make -C lib check)"
 else
-	not_ok "libubfab against fake kernels, its ffi library (make -C lib check)" \
+	not_ok "libubfab against fake kernels, its ffi library, its ABI (make -C lib check)" \
 		"$(grep -v '^ok' "$tmp/out" | head -n 20)" \
 		"$(head -c 300 "$tmp/err")"
 fi
