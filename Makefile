@@ -4,7 +4,8 @@
 # series, the library, ubctl and the selftests into build/, and drives
 # deps, lint, check, demo and the VM shell. The parts have their own
 # makefiles (kmod/Kbuild, lib/, tools/ubctl/, selftests/ubfab/); this file
-# only calls them. `make help` lists the targets.
+# only calls them. `make help` lists the targets. Only `make deps` and the
+# goals that call it install packages or download anything.
 
 # The first rule below is env.mk's; the default goal must not be it.
 .DEFAULT_GOAL := all
@@ -13,13 +14,17 @@ UBFAB_CACHE ?= $(HOME)/.cache/ubfab
 export UBFAB_CACHE
 ENV_MK := $(UBFAB_CACHE)/env.mk
 
-# tools/deps.sh (fast when there is nothing to do) runs first for every goal
-# that builds or tests: env.mk is its output and make remakes it before
-# reading it. Sub-makes started from here skip it.
-NODEPS_GOALS := clean help
+# tools/deps.sh (Debian packages, kernels, the kselftest harness; fast when
+# there is nothing to do) runs first for `make deps` and the goals that set
+# up a fresh machine: env.mk is its output and make remakes it before
+# reading it. Sub-makes started from here skip it. Every other goal uses
+# what the machine has, env.mk included if it is there (it names the
+# release of each kernel series), and stops naming the Debian package to
+# install (or `make deps`) when something is missing.
+DEPS_GOALS := deps demo check check-debug bench shell
 ifneq ($(UBFAB_DEPS_DONE),)
 -include $(ENV_MK)
-else ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+else ifneq ($(filter $(DEPS_GOALS),$(MAKECMDGOALS)),)
 include $(ENV_MK)
 $(ENV_MK): FORCE
 	@$(CURDIR)/tools/deps.sh
@@ -36,7 +41,7 @@ KVER_GIVEN := $(KVER)
 # The release of a kernel build tree (Debian's kernel.release files do not
 # always hold it).
 kdir-release = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
-	$(1)/include/generated/utsrelease.h)
+	$(1)/include/generated/utsrelease.h 2>/dev/null)
 ifneq ($(origin KDIR),undefined)
 override KVER := $(call kdir-release,$(KDIR))
 else ifeq ($(KVER),debug)
@@ -52,6 +57,18 @@ kver-var = UBFAB_KVER_$(subst -,_,$(subst .,_,$(subst -rt,-RT,$(1))))
 override KVER := $(or $($(call kver-var,$(KVER))),$(KVER))
 KDIR := /usr/src/linux-headers-$(KVER)
 endif
+
+# $(call no-kernel,<release>,<kernel build tree>): why the module cannot be
+# built there and what to do; for Debian's headers, the package, unless
+# the release is still a series name (6.1, 6.12, 6.12-rt) without env.mk.
+is-series = $(shell echo '$(1)' | grep -Ex '[0-9]+\.[0-9]+(-rt)?')
+no-kernel = no kernel build tree $(or $(2),for $(1)): $(if $(filter \
+	/usr/src/linux-headers-$(1),$(2)),$(if $(call is-series,$(1)),$(ENV_MK) \
+	is missing$(comma) which names the release of each series: run `make \
+	deps`$(comma) or give KVER=<release> or KDIR=<tree>,install the Debian \
+	package linux-headers-$(1) (`make deps` installs those of the kernels \
+	it picks)),KDIR must name a kernel build tree)
+comma := ,
 
 # What ubvm -k takes for it (the debug kernel's release is not in the cache).
 VM_KERNEL := $(if $(filter debug,$(KVER_GIVEN)),debug,$(KVER))
@@ -69,7 +86,7 @@ KMOD_SOURCES := $(notdir $(wildcard kmod/*.c kmod/*.h)) Kbuild
 
 # $(call build-module,<release>,<kernel build tree>[,<module build dir>])
 define build-module
-	@test -d $(2) || { echo "no kernel build tree $(2)" >&2; exit 1; }
+	$(if $(wildcard $(2)/Makefile),,$(error $(call no-kernel,$(1),$(2))))
 	@mkdir -p $(or $(3),$(call moddir,$(1)))
 	@find $(or $(3),$(call moddir,$(1))) -maxdepth 1 -type l \
 		! -exec test -e {} \; -delete
@@ -79,12 +96,19 @@ define build-module
 		UBFAB_ROOT=$(CURDIR) W=1 modules
 endef
 
-all: modules lib tools selftests
+# The selftests need the kselftest harness, which `make deps` extracts:
+# without it the default goal builds the rest and says so.
+all: modules lib tools $(if $(UBFAB_KSELFTEST),selftests)
+	$(if $(UBFAB_KSELFTEST),,@echo "make: selftests not built: no" \
+		"kselftest harness (\`make deps\` extracts it)")
 
 modules:
 	$(call build-module,$(KVER),$(KDIR),$(MODDIR))
 
 modules-all:
+	$(if $(wildcard $(ENV_MK)),,$(error modules-all builds for the 6.1 \
+		and 6.12 kernels named in $(ENV_MK)$(comma) which is missing: \
+		run `make deps`))
 	$(call build-module,$(UBFAB_KVER_6_1),$(UBFAB_KDIR_6_1))
 	$(call build-module,$(UBFAB_KVER_6_12),$(UBFAB_KDIR_6_12))
 
@@ -95,6 +119,9 @@ tools: lib
 	$(MAKE) -C tools/ubctl O=$(BUILD)/tools
 
 selftests: lib
+	$(if $(UBFAB_KSELFTEST),,$(error no kselftest harness: `make deps` \
+		extracts it from Debian's linux-source-6.12$(comma) or give \
+		UBFAB_KSELFTEST=<dir with kselftest_harness.h>))
 	$(MAKE) -C selftests/ubfab O=$(BUILD)/selftests/ubfab \
 		KSELFTEST=$(UBFAB_KSELFTEST)
 
@@ -139,12 +166,15 @@ clean:
 		kmod/modules.order Module.symvers modules.order .*.cmd
 
 help:
-	@echo 'Targets (tools/deps.sh runs first where needed):'
-	@echo '  all          module for KVER, lib, ubctl, selftests (default)'
+	@echo 'Targets (deps, demo, check, check-debug, bench and shell run'
+	@echo 'tools/deps.sh first; the others install and download nothing):'
+	@echo '  all          module for KVER, lib, ubctl, selftests (default;'
+	@echo '               the selftests only after make deps)'
 	@echo '  modules      ubfab.ko for KVER (or KDIR) in build/<release>/kmod'
 	@echo '  modules-all  ubfab.ko for the 6.1 and the 6.12 kernel'
 	@echo '  lib tools selftests   one part, into build/'
-	@echo '  deps         install and cache the dependencies (tools/deps.sh)'
+	@echo '  deps         install and cache the dependencies (tools/deps.sh):'
+	@echo '               Debian packages, kernels, kselftest harness'
 	@echo '  lint         checkpatch and sparse (both kernels)'
 	@echo '  check        build, lint, host tests, VM tests on 6.1 and 6.12,'
 	@echo '               then check-debug'
@@ -154,7 +184,8 @@ help:
 	@echo '  bench        memory and queue benchmarks in a VM (BENCH_KVER=6.12,'
 	@echo '               BENCH_ARGS)'
 	@echo '  shell        VM shell with the module loaded (for KVER)'
-	@echo '  install      lib and ubctl into DESTDIR/PREFIX'
+	@echo '  install      libubfab, libubfab-ffi, headers, ubctl into'
+	@echo '               DESTDIR/PREFIX (uAPI in PREFIX/include/ubfab/linux)'
 	@echo '  clean        remove build/'
 	@echo 'Variables: KVER=6.1|6.12|6.12-rt|debug|<release>,'
 	@echo '  KDIR=<kernel build tree>, DEMO_KVER, UBFAB_CACHE (now $(UBFAB_CACHE)).'

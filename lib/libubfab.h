@@ -773,9 +773,12 @@ int ubfab_dev_event_wait(struct ubfab_dev *dev, struct ubfab_event *ev,
  * ubfab_queue_destroy() must not run concurrently with anything else on
  * the queue. Different queues are independent.
  *
- * The helpers declared static inline here read and write the rings with
- * the memory ordering the uAPI header prescribes; they are part of the
- * API, as is the layout of struct ubfab_queue.
+ * The helpers defined here with UBFAB_INLINE (static inline) read and
+ * write the rings with the memory ordering the uAPI header prescribes;
+ * they are part of the API, as is the layout of struct ubfab_queue. A
+ * program that cannot compile them, such as a binding through a foreign
+ * function interface, calls their out-of-line copies in libubfab-ffi.so
+ * instead (pkg-config libubfab-ffi), which also brings in libubfab.so.
  */
 
 /**
@@ -948,6 +951,15 @@ int ubfab_queue_wait_cqe(struct ubfab_queue *q, struct ubfab_cqe **cqep,
  */
 int ubfab_queue_reset(struct ubfab_queue *q);
 
+/*
+ * How the helpers below are defined: static inline; lib/ffi.c defines
+ * UBFAB_INLINE empty before it includes this header, so that
+ * libubfab-ffi.so holds an out-of-line copy of each of them.
+ */
+#ifndef UBFAB_INLINE
+#define UBFAB_INLINE static inline
+#endif
+
 /**
  * ubfab_import_addr() - the remote address of a byte of an import
  * @imp: the import, from ubfab_dev_import()
@@ -959,8 +971,8 @@ int ubfab_queue_reset(struct ubfab_queue *q);
  *
  * Return: @imp->mmap_offset + @offset.
  */
-static inline uint64_t ubfab_import_addr(const struct ubfab_import *imp,
-					 uint64_t offset)
+UBFAB_INLINE uint64_t ubfab_import_addr(const struct ubfab_import *imp,
+					uint64_t offset)
 {
 	return imp->mmap_offset + offset;
 }
@@ -971,7 +983,7 @@ static inline uint64_t ubfab_import_addr(const struct ubfab_import *imp,
  *
  * Return: how many more entries ubfab_queue_get_sqe() can hand out now.
  */
-static inline uint32_t ubfab_queue_sq_space(const struct ubfab_queue *q)
+UBFAB_INLINE uint32_t ubfab_queue_sq_space(const struct ubfab_queue *q)
 {
 	uint32_t head = __atomic_load_n(q->sq_head, __ATOMIC_ACQUIRE);
 
@@ -989,7 +1001,7 @@ static inline uint32_t ubfab_queue_sq_space(const struct ubfab_queue *q)
  * Return: the entry, or NULL if the SQ is full (the kernel has not yet
  * taken enough of the entries submitted earlier).
  */
-static inline struct ubfab_sqe *ubfab_queue_get_sqe(struct ubfab_queue *q)
+UBFAB_INLINE struct ubfab_sqe *ubfab_queue_get_sqe(struct ubfab_queue *q)
 {
 	if (!ubfab_queue_sq_space(q))
 		return NULL;
@@ -1003,9 +1015,9 @@ static inline struct ubfab_sqe *ubfab_queue_get_sqe(struct ubfab_queue *q)
  * memory within one allocation of the queue's device; "remote" is an
  * address in an import of that device (ubfab_import_addr()).
  */
-static inline void ubfab_prep_entry(struct ubfab_sqe *sqe, uint8_t opcode,
-				    uint32_t length, uint64_t local,
-				    uint64_t remote, uint64_t value)
+UBFAB_INLINE void ubfab_prep_entry(struct ubfab_sqe *sqe, uint8_t opcode,
+				   uint32_t length, uint64_t local,
+				   uint64_t remote, uint64_t value)
 {
 	sqe->opcode = opcode;
 	sqe->flags = 0;
@@ -1022,7 +1034,7 @@ static inline void ubfab_prep_entry(struct ubfab_sqe *sqe, uint8_t opcode,
 }
 
 /* UBFAB_OP_NOP: complete with UBFAB_CQE_OK, doing nothing. */
-static inline void ubfab_prep_nop(struct ubfab_sqe *sqe)
+UBFAB_INLINE void ubfab_prep_nop(struct ubfab_sqe *sqe)
 {
 	ubfab_prep_entry(sqe, UBFAB_OP_NOP, 0, 0, 0, 0);
 }
@@ -1031,8 +1043,8 @@ static inline void ubfab_prep_nop(struct ubfab_sqe *sqe)
  * UBFAB_OP_WRITE: copy @length bytes (1 .. UBFAB_SQE_MAX_LENGTH) from
  * @local to @remote; needs UBFAB_SEG_WRITE.
  */
-static inline void ubfab_prep_write(struct ubfab_sqe *sqe, uint64_t local,
-				    uint64_t remote, uint32_t length)
+UBFAB_INLINE void ubfab_prep_write(struct ubfab_sqe *sqe, uint64_t local,
+				   uint64_t remote, uint32_t length)
 {
 	ubfab_prep_entry(sqe, UBFAB_OP_WRITE, length, local, remote, 0);
 }
@@ -1041,8 +1053,8 @@ static inline void ubfab_prep_write(struct ubfab_sqe *sqe, uint64_t local,
  * UBFAB_OP_READ: copy @length bytes (1 .. UBFAB_SQE_MAX_LENGTH) from
  * @remote to @local; needs UBFAB_SEG_READ.
  */
-static inline void ubfab_prep_read(struct ubfab_sqe *sqe, uint64_t local,
-				   uint64_t remote, uint32_t length)
+UBFAB_INLINE void ubfab_prep_read(struct ubfab_sqe *sqe, uint64_t local,
+				  uint64_t remote, uint32_t length)
 {
 	ubfab_prep_entry(sqe, UBFAB_OP_READ, length, local, remote, 0);
 }
@@ -1054,10 +1066,10 @@ static inline void ubfab_prep_read(struct ubfab_sqe *sqe, uint64_t local,
  * completion's result is the word's old value. A receiver waiting for
  * the word to change then sees the data.
  */
-static inline void ubfab_prep_write_notify(struct ubfab_sqe *sqe,
-					   uint64_t local, uint64_t remote,
-					   uint32_t length, uint64_t notify,
-					   uint64_t add)
+UBFAB_INLINE void ubfab_prep_write_notify(struct ubfab_sqe *sqe,
+					  uint64_t local, uint64_t remote,
+					  uint32_t length, uint64_t notify,
+					  uint64_t add)
 {
 	ubfab_prep_entry(sqe, UBFAB_OP_WRITE_NOTIFY, length, local, remote,
 			 add);
@@ -1069,9 +1081,9 @@ static inline void ubfab_prep_write_notify(struct ubfab_sqe *sqe,
  * word at @remote with operand @value, and @compare for UBFAB_ATOMIC_CAS;
  * needs UBFAB_SEG_ATOMIC. The completion's result is the old value.
  */
-static inline void ubfab_prep_atomic(struct ubfab_sqe *sqe, uint32_t op,
-				     uint64_t remote, uint64_t value,
-				     uint64_t compare)
+UBFAB_INLINE void ubfab_prep_atomic(struct ubfab_sqe *sqe, uint32_t op,
+				    uint64_t remote, uint64_t value,
+				    uint64_t compare)
 {
 	ubfab_prep_entry(sqe, UBFAB_OP_ATOMIC, 0, 0, remote, value);
 	sqe->compare = compare;
@@ -1082,15 +1094,15 @@ static inline void ubfab_prep_atomic(struct ubfab_sqe *sqe, uint32_t op,
  * UBFAB_OP_COPY: copy @length bytes within the entity's memory, from
  * @src to @dst (both local; the ranges may not overlap).
  */
-static inline void ubfab_prep_copy(struct ubfab_sqe *sqe, uint64_t dst,
-				   uint64_t src, uint32_t length)
+UBFAB_INLINE void ubfab_prep_copy(struct ubfab_sqe *sqe, uint64_t dst,
+				  uint64_t src, uint32_t length)
 {
 	ubfab_prep_entry(sqe, UBFAB_OP_COPY, length, dst, 0, src);
 }
 
 /* UBFAB_OP_FILL: set @length bytes at @local to @byte (below 256). */
-static inline void ubfab_prep_fill(struct ubfab_sqe *sqe, uint64_t local,
-				   uint32_t byte, uint32_t length)
+UBFAB_INLINE void ubfab_prep_fill(struct ubfab_sqe *sqe, uint64_t local,
+				  uint32_t byte, uint32_t length)
 {
 	ubfab_prep_entry(sqe, UBFAB_OP_FILL, length, local, 0, 0);
 	sqe->aux = byte;
@@ -1101,8 +1113,8 @@ static inline void ubfab_prep_fill(struct ubfab_sqe *sqe, uint64_t local,
  * UBFAB_QUEUE_EVENTS) of the queue's device; the completion's result is
  * the new count. Queues of one device synchronise through its counters.
  */
-static inline void ubfab_prep_event_record(struct ubfab_sqe *sqe,
-					   uint32_t event)
+UBFAB_INLINE void ubfab_prep_event_record(struct ubfab_sqe *sqe,
+					  uint32_t event)
 {
 	ubfab_prep_entry(sqe, UBFAB_OP_EVENT_RECORD, 0, 0, 0, 0);
 	sqe->aux = event;
@@ -1113,9 +1125,9 @@ static inline void ubfab_prep_event_record(struct ubfab_sqe *sqe,
  * @count, or for at most @timeout_ms (0: no limit; then the status is
  * UBFAB_CQE_TIMEOUT); the completion's result is the count seen.
  */
-static inline void ubfab_prep_event_wait(struct ubfab_sqe *sqe,
-					 uint32_t event, uint64_t count,
-					 uint32_t timeout_ms)
+UBFAB_INLINE void ubfab_prep_event_wait(struct ubfab_sqe *sqe,
+					uint32_t event, uint64_t count,
+					uint32_t timeout_ms)
 {
 	ubfab_prep_entry(sqe, UBFAB_OP_EVENT_WAIT, 0, 0, 0, count);
 	sqe->aux = event;
@@ -1128,9 +1140,9 @@ static inline void ubfab_prep_event_wait(struct ubfab_sqe *sqe,
  * most @timeout_ms (0: no limit; then the status is UBFAB_CQE_TIMEOUT);
  * the completion's result is the value seen.
  */
-static inline void ubfab_prep_wait_value(struct ubfab_sqe *sqe,
-					 uint64_t local, uint32_t cmp,
-					 uint64_t value, uint32_t timeout_ms)
+UBFAB_INLINE void ubfab_prep_wait_value(struct ubfab_sqe *sqe,
+					uint64_t local, uint32_t cmp,
+					uint64_t value, uint32_t timeout_ms)
 {
 	ubfab_prep_entry(sqe, UBFAB_OP_WAIT_VALUE, 0, local, 0, value);
 	sqe->aux = cmp;
@@ -1138,14 +1150,14 @@ static inline void ubfab_prep_wait_value(struct ubfab_sqe *sqe,
 }
 
 /* Set what the entry's completion carries back in user_data. */
-static inline void ubfab_sqe_set_data(struct ubfab_sqe *sqe,
-				      uint64_t user_data)
+UBFAB_INLINE void ubfab_sqe_set_data(struct ubfab_sqe *sqe,
+				     uint64_t user_data)
 {
 	sqe->user_data = user_data;
 }
 
 /* Set UBFAB_SQE_FENCE and UBFAB_SQE_SIGNAL as @flags says. */
-static inline void ubfab_sqe_set_flags(struct ubfab_sqe *sqe, uint8_t flags)
+UBFAB_INLINE void ubfab_sqe_set_flags(struct ubfab_sqe *sqe, uint8_t flags)
 {
 	sqe->flags = flags;
 }
@@ -1158,7 +1170,7 @@ static inline void ubfab_sqe_set_flags(struct ubfab_sqe *sqe, uint8_t flags)
  * UBFAB_SQ_CQ_FULL while it is stalled on a full CQ, UBFAB_SQ_NEED_WAKEUP
  * while a polling queue sleeps.
  */
-static inline uint32_t ubfab_queue_sq_flags(const struct ubfab_queue *q)
+UBFAB_INLINE uint32_t ubfab_queue_sq_flags(const struct ubfab_queue *q)
 {
 	return __atomic_load_n(q->sq_flags, __ATOMIC_ACQUIRE);
 }
@@ -1169,7 +1181,7 @@ static inline uint32_t ubfab_queue_sq_flags(const struct ubfab_queue *q)
  *
  * Return: how many completions can be read now.
  */
-static inline uint32_t ubfab_queue_cq_ready(const struct ubfab_queue *q)
+UBFAB_INLINE uint32_t ubfab_queue_cq_ready(const struct ubfab_queue *q)
 {
 	return __atomic_load_n(q->cq_tail, __ATOMIC_ACQUIRE) -
 	       __atomic_load_n(q->cq_head, __ATOMIC_RELAXED);
@@ -1182,7 +1194,7 @@ static inline uint32_t ubfab_queue_cq_ready(const struct ubfab_queue *q)
  * Return: the completion, left in the CQ (consume it with
  * ubfab_queue_cqe_seen() once read), or NULL if there is none.
  */
-static inline struct ubfab_cqe *ubfab_queue_peek_cqe(struct ubfab_queue *q)
+UBFAB_INLINE struct ubfab_cqe *ubfab_queue_peek_cqe(struct ubfab_queue *q)
 {
 	uint32_t head = __atomic_load_n(q->cq_head, __ATOMIC_RELAXED);
 
@@ -1199,7 +1211,7 @@ static inline struct ubfab_cqe *ubfab_queue_peek_cqe(struct ubfab_queue *q)
  * Stores the CQ head with release ordering: the kernel may then reuse
  * their slots, so read them before.
  */
-static inline void ubfab_queue_cq_advance(struct ubfab_queue *q, uint32_t n)
+UBFAB_INLINE void ubfab_queue_cq_advance(struct ubfab_queue *q, uint32_t n)
 {
 	uint32_t head = __atomic_load_n(q->cq_head, __ATOMIC_RELAXED);
 
@@ -1207,7 +1219,7 @@ static inline void ubfab_queue_cq_advance(struct ubfab_queue *q, uint32_t n)
 }
 
 /* Consume the completion ubfab_queue_peek_cqe() or _wait_cqe() gave. */
-static inline void ubfab_queue_cqe_seen(struct ubfab_queue *q)
+UBFAB_INLINE void ubfab_queue_cqe_seen(struct ubfab_queue *q)
 {
 	ubfab_queue_cq_advance(q, 1);
 }
@@ -1220,8 +1232,8 @@ static inline void ubfab_queue_cqe_seen(struct ubfab_queue *q)
  *
  * Return: how many were copied (0 if the CQ is empty); does not wait.
  */
-static inline uint32_t ubfab_queue_reap(struct ubfab_queue *q,
-					struct ubfab_cqe *out, uint32_t max)
+UBFAB_INLINE uint32_t ubfab_queue_reap(struct ubfab_queue *q,
+				       struct ubfab_cqe *out, uint32_t max)
 {
 	uint32_t head = __atomic_load_n(q->cq_head, __ATOMIC_RELAXED);
 	uint32_t n = ubfab_queue_cq_ready(q), i;

@@ -57,7 +57,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 UBFAB_CACHE=${UBFAB_CACHE:-$HOME/.cache/ubfab}
 MAKE=${MAKE:-make}
 VM_TIMEOUT=${UBFAB_VM_TIMEOUT:-900}
-[ -r "$UBFAB_CACHE/env.sh" ] || { echo "check: run tools/deps.sh" >&2; exit 2; }
+[ -r "$UBFAB_CACHE/env.sh" ] || { echo "check: no $UBFAB_CACHE/env.sh: run \`make deps\`" >&2; exit 2; }
 # shellcheck source=/dev/null
 . "$UBFAB_CACHE/env.sh"
 

@@ -44,6 +44,7 @@ UBFAB_CACHE=${UBFAB_CACHE:-$HOME/.cache/ubfab}
 PACKAGES=(
 	build-essential make gcc pkg-config	# compilers for all parts
 	libnl-3-dev libnl-genl-3-dev		# libubfab's netlink client
+	abigail-tools				# libubfab's ABI check (abidiff)
 	sparse perl				# make lint (sparse, checkpatch.pl)
 	python3-docutils			# make lint (Documentation/*.rst)
 	qemu-system-x86 busybox-static cpio	# the test VM and its initramfs

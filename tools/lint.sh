@@ -16,7 +16,7 @@ Usage: tools/lint.sh [-h]
 Runs checkpatch.pl --strict on kmod/*.[ch] and include/uapi/linux/ubfab.h
 builds the module with W=1 and sparse for both kernel series, and parses
 Documentation/*.rst with docutils. Prints what they report; exits 1 if
-anything was reported. Run tools/deps.sh (or make) first.
+anything was reported. Run \`make deps\` first (once).
 EOF
 }
 
@@ -33,7 +33,16 @@ shift $((OPTIND - 1))
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 UBFAB_CACHE=${UBFAB_CACHE:-$HOME/.cache/ubfab}
 MAKE=${MAKE:-make}
-[ -r "$UBFAB_CACHE/env.sh" ] || { echo "lint: run tools/deps.sh" >&2; exit 2; }
+[ -r "$UBFAB_CACHE/env.sh" ] || { echo "lint: no $UBFAB_CACHE/env.sh: run \`make deps\`" >&2; exit 2; }
+# The Debian packages it needs besides those of the build.
+missing=
+command -v sparse >/dev/null || missing+=" sparse"
+/usr/bin/python3 -c 'import docutils' 2>/dev/null ||
+	missing+=" python3-docutils"
+if [ -n "$missing" ]; then
+	echo "lint: install the Debian packages$missing (or run \`make deps\`)" >&2
+	exit 2
+fi
 # shellcheck source=/dev/null
 . "$UBFAB_CACHE/env.sh"
 

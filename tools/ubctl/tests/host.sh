@@ -7,8 +7,9 @@
 # text and JSON against a stand-in libubfab with a made-up fabric (and
 # what the set, reset and monitor commands ask of it and print), the
 # JSON writer, the library's reply handling and queue API against fake
-# kernels, and its install, exported symbols and pkg-config file. Prints
-# KTAP; exits nonzero if a check failed.
+# kernels, its ffi library and ABI (make -C lib check), and its install,
+# exported symbols and pkg-config file. Prints KTAP; exits nonzero if a
+# check failed.
 #
 # Usage: tools/ubctl/tests/host.sh [UBCTL]
 #   UBCTL defaults to build/tools/ubctl; libubfab is found through
@@ -447,25 +448,30 @@ if make -s -C "$root/lib" O="$libo" DESTDIR="$tmp/dest" PREFIX=/usr \
 	missing=
 	for f in lib/libubfab.so.1.2.0 lib/libubfab.so.1 lib/libubfab.so \
 		 lib/libubfab.a lib/pkgconfig/libubfab.pc include/libubfab.h \
-		 include/linux/ubfab.h; do
+		 lib/libubfab-ffi.so.1.2.0 lib/libubfab-ffi.so.1 \
+		 lib/libubfab-ffi.so lib/pkgconfig/libubfab-ffi.pc \
+		 include/ubfab/linux/ubfab.h; do
 		[ -e "$tmp/dest/usr/$f" ] || missing="$missing $f"
 	done
-	if [ -z "$missing" ]; then
-		ok "make install DESTDIR PREFIX=/usr installs every file"
+	# include/linux/ belongs to the distribution's kernel headers.
+	stray=
+	[ ! -e "$tmp/dest/usr/include/linux" ] || stray=" include/linux"
+	if [ -z "$missing$stray" ]; then
+		ok "make install DESTDIR PREFIX=/usr installs every file, none in include/linux"
 	else
-		not_ok "make install DESTDIR PREFIX=/usr installs every file" \
-			"missing:$missing"
+		not_ok "make install DESTDIR PREFIX=/usr installs every file, none in include/linux" \
+			"missing:$missing" "written to:$stray"
 	fi
 else
-	not_ok "make install DESTDIR PREFIX=/usr installs every file" \
+	not_ok "make install DESTDIR PREFIX=/usr installs every file, none in include/linux" \
 		"$(tail -n 5 "$tmp/make.log")"
 fi
 
 run make -s -C "$root/lib" O="$libo" check
 if [ "$rc" -eq 0 ]; then
-	ok "libubfab against fake kernels (lib/tests: nl_test, queue_test)"
+	ok "libubfab against fake kernels, its ffi library, its ABI (make -C lib check)"
 else
-	not_ok "libubfab against fake kernels (lib/tests: nl_test, queue_test)" \
+	not_ok "libubfab against fake kernels, its ffi library, its ABI (make -C lib check)" \
 		"$(grep -v '^ok' "$tmp/out" | head -n 20)" \
 		"$(head -c 300 "$tmp/err")"
 fi
