@@ -54,9 +54,10 @@ struct fuzz_op_type {
  *	operations saw (fuzz_tally()); NULL: none
  * @tally_names: the names of the tally's entries
  * @nr_tally: how many, at most FUZZ_TALLY_MAX
- * @run_start: in the supervisor, before the workers fork: 0 or -errno
- * @run_end: in the supervisor, once every worker is gone (and when the
- *	run's set-up failed), before the module is unloaded
+ * @run_start: in the supervisor, before the workers fork: 0, or -errno
+ *	with whatever it set up undone
+ * @run_end: in the supervisor, once every worker is gone, before the
+ *	module is unloaded; or when a later family's @run_start failed
  * @worker_init: in each worker, before its first operation
  */
 struct fuzz_family {

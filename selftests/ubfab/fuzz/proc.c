@@ -27,39 +27,15 @@
 #define CHILD_OPS	48
 
 /*
- * The mailboxes workers pass descriptors through, made by the supervisor
- * before it forks: one socket pair per worker; none in a kernel without
- * AF_UNIX, such as the debug kernel.
+ * The mailboxes workers pass descriptors through, made before the workers
+ * fork: one socket pair per worker; none in a kernel without AF_UNIX, such
+ * as the debug kernel.
  */
 static bool have_mailboxes;
 static int (*mailbox)[2];
 static unsigned int nr_mailboxes;
 
-static int proc_run_start(const struct fuzz_config *cfg,
-			  const struct fuzz_model *m)
-{
-	unsigned int i;
-
-	nr_mailboxes = cfg->workers;
-	mailbox = calloc(cfg->workers, sizeof(*mailbox));
-	if (!mailbox)
-		return -ENOMEM;
-	for (i = 0; i < cfg->workers; i++)
-		mailbox[i][0] = mailbox[i][1] = -1;
-	have_mailboxes = true;
-	for (i = 0; have_mailboxes && i < cfg->workers; i++) {
-		if (!socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0,
-				mailbox[i]))
-			continue;
-		if (errno != EAFNOSUPPORT)
-			return -errno;
-		have_mailboxes = false;
-		fuzz_say(cfg, "# fuzz: no AF_UNIX: descriptors pass by pidfd_getfd() only");
-	}
-	return 0;
-}
-
-/* Descriptors still in the mailboxes go with them. */
+/* Closes the mailboxes: descriptors still in them go with them. */
 static void proc_run_end(void)
 {
 	unsigned int i;
@@ -72,6 +48,37 @@ static void proc_run_end(void)
 	}
 	free(mailbox);
 	mailbox = NULL;
+}
+
+static int proc_run_start(const struct fuzz_config *cfg,
+			  const struct fuzz_model *m)
+{
+	unsigned int i;
+	int ret;
+
+	nr_mailboxes = cfg->workers;
+	mailbox = calloc(cfg->workers, sizeof(*mailbox));
+	if (!mailbox)
+		return -ENOMEM;
+	for (i = 0; i < cfg->workers; i++)
+		mailbox[i][0] = mailbox[i][1] = -1;
+	have_mailboxes = true;
+	for (i = 0; have_mailboxes && i < cfg->workers; i++) {
+		if (!socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0,
+				mailbox[i]))
+			continue;
+		if (errno != EAFNOSUPPORT) {
+			ret = -errno;
+			goto close_mailboxes;
+		}
+		have_mailboxes = false;
+		fuzz_say(cfg, "# fuzz: no AF_UNIX: descriptors pass by pidfd_getfd() only");
+	}
+	return 0;
+
+close_mailboxes:
+	proc_run_end();
+	return ret;
 }
 
 /* What travels with a descriptor. */
