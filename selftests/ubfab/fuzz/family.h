@@ -42,7 +42,7 @@ struct fuzz_op_type {
 
 /**
  * struct fuzz_family - an op family, as it registers with the engine
- * @name: what it covers
+ * @name: what it covers, as a failed set-up names it
  * @ops: its operations, drawn in this order after those of the families
  *	before it in fuzz_families[]
  * @nr_ops: how many

@@ -24,7 +24,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
@@ -33,6 +32,7 @@
 
 #include "family.h"
 #include "ioctl.h"
+#include "ubfab_test.h"
 
 /*
  * user_data of an entry this fuzzer built: a tag, the opcode, a 7-bit
@@ -991,15 +991,6 @@ static void queue_run_ctl(struct worker *w, const struct op *op)
 	}
 }
 
-/* Seconds since some fixed point. */
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /*
  * Posts a NOP asking for its completion, then reaps until it comes (the
  * doorbell rung each time round, as a stalled CQ needs): its status, or -1
@@ -1009,13 +1000,13 @@ static int probe(struct worker *w, struct queue_rec *q)
 {
 	static const int rung[] = { FUZZ_OK, EIO, 0 };
 	struct pollfd pfd = { .fd = q->fd, .events = POLLIN };
-	double deadline = now() + RESET_SECONDS;
+	int64_t deadline = now_ms() + RESET_SECONDS * 1000;
 	struct ubfab_sqe *e;
 	bool posted = false;
 	int status = -1;
 	long ret;
 
-	while (status < 0 && now() < deadline) {
+	while (status < 0 && now_ms() < deadline) {
 		if (!posted && sq_room(q)) {
 			e = sq_entry(q, q->sq_tail);
 			memset(e, 0, sizeof(*e));

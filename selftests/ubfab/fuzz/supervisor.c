@@ -127,8 +127,11 @@ static int families_start(const struct fuzz_config *cfg,
 	for (i = 0; i < fuzz_nr_families; i++) {
 		f = fuzz_families[i];
 		ret = f->run_start ? f->run_start(cfg, m) : 0;
-		if (ret)
+		if (ret) {
+			fuzz_say(cfg, "# fuzz: set-up of %s: %s", f->name,
+				 fuzz_errname(-ret));
 			goto end_started;
+		}
 	}
 	return 0;
 
