@@ -13,6 +13,9 @@
 # selftests include the fuzzer's fixed-budget run (fuzz_test) and every
 # other *_test that selftests/ubfab/run_all.sh finds.
 #
+# The host tests are tools/ubctl/tests/host.sh and every lib/tests program
+# (one KTAP run each).
+#
 # Owns the counting rules: each build, the lint and the debug kernel's
 # build count as one test each; a KTAP run counts its last "# Totals:" line
 # (xfail as passed, xpass and error as failed); a run without one, or one
@@ -99,7 +102,7 @@ totals_field() {
 # run_all.sh's programs that failed without a report), so that the end of
 # the output names them: at most 20, then a count.
 add_failures() {
-	local re='^(# )*(not ok [0-9]+ |[[:alnum:]_]+\.c:[0-9]+:[^:]*:Expected '
+	local re='^(# )*(not ok [0-9]+ |[[:alnum:]_./-]+\.c:[0-9]+:[^:]*:Expected '
 	local lines n
 
 	re+='|.*: Test terminated |.* exited [0-9]+ without)'
@@ -134,6 +137,25 @@ count_run() {
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	summary+=("$([ "$f" -eq 0 ] || printf 'not ')ok $name: $line")
 	[ "$f" -eq 0 ] || add_failures "$out"
+}
+
+# Builds the library's host tests (lib/tests: kselftest-harness programs
+# against fake kernels) and counts each program's KTAP run.
+lib_tests() {
+	local t rc=0
+
+	echo "check: library tests (lib/tests)"
+	"$MAKE" -s --no-print-directory -C lib O="$ROOT/build/lib" \
+		KSELFTEST="$UBFAB_KSELFTEST" tests || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		not_run "lib tests" "their build failed"
+		return
+	fi
+	for t in build/lib/tests/*_test; do
+		rc=0
+		"$t" 2>&1 | tee "$tmp/lib" || rc=${PIPESTATUS[0]}
+		count_run "lib ${t##*/}" "$tmp/lib" "$rc"
+	done
 }
 
 # Runs the selftests in a VM and counts their KTAP output: the kernel's
@@ -231,6 +253,7 @@ stock_checks() {
 	else
 		echo "check: no $host: no host tests"
 	fi
+	lib_tests
 
 	for series in 6.1 6.12; do
 		var=UBFAB_KVER_${series//./_}

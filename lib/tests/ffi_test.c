@@ -7,18 +7,21 @@
  * from the header itself) is exported by the ffi library, that the same
  * handle reaches libubfab's own functions, and that the copies work:
  * entries prepared through them, and a queue's rings driven through them
- * on rings laid out in this process's memory. Prints KTAP.
- *
- * Usage: ffi_test LIBUBFAB_FFI_SO LIBUBFAB_H
+ * on rings laid out in this process's memory. A kselftest-harness
+ * program: each case runs in a process of its own. The paths of the
+ * libraries and of the header are built in (lib/Makefile): UBFAB_LIB_SO
+ * (libubfab.so.1, opened first so that the ffi library's dependency on it
+ * is met without LD_LIBRARY_PATH), UBFAB_FFI_SO and UBFAB_HEADER.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <string.h>
 
 #include "internal.h"
-#include "ktap.h"
+#include "kselftest_harness.h"
 
-static const char *lib_path, *header_path;
+static const char *const lib_path = UBFAB_FFI_SO;
+static const char *const header_path = UBFAB_HEADER;
 static void *lib;
 
 /*
@@ -65,42 +68,63 @@ static bool inline_name(const char *line, char *name, size_t size)
 	return true;
 }
 
-static bool test_exports(void)
+FIXTURE(ffi) {
+	void *libubfab;
+};
+
+FIXTURE_SETUP(ffi)
+{
+	self->libubfab = dlopen(UBFAB_LIB_SO, RTLD_NOW | RTLD_GLOBAL);
+	ASSERT_NE(NULL, self->libubfab) TH_LOG("%s", dlerror());
+	lib = dlopen(lib_path, RTLD_NOW | RTLD_LOCAL);
+	ASSERT_NE(NULL, lib) TH_LOG("%s", dlerror());
+}
+
+FIXTURE_TEARDOWN(ffi)
+{
+	if (lib)
+		dlclose(lib);
+	if (self->libubfab)
+		dlclose(self->libubfab);
+}
+
+/* Every inline helper of libubfab.h is exported. */
+TEST_F(ffi, exports)
 {
 	char line[512], name[128];
 	unsigned int found = 0, missing = 0;
 	bool reap = false;
 	FILE *f = fopen(header_path, "r");
 
-	CHECK(f);
+	ASSERT_NE(NULL, f);
 	while (fgets(line, sizeof(line), f)) {
 		if (!inline_name(line, name, sizeof(name)))
 			continue;
 		found++;
 		reap |= !strcmp(name, "ubfab_queue_reap");
 		if (!ffi_sym(name)) {
-			printf("# %s: not exported by %s\n", name, lib_path);
+			TH_LOG("%s: not exported by %s", name, lib_path);
 			missing++;
 		}
 	}
 	fclose(f);
-	printf("# %u inline functions in %s\n", found, header_path);
+	TH_LOG("%u inline functions in %s", found, header_path);
 	/* The header was read: it defines ubfab_queue_reap() inline. */
-	CHECK(reap);
-	CHECK(!missing);
-	return true;
+	ASSERT_TRUE(reap);
+	ASSERT_EQ(0, missing);
 }
 
-static bool test_whole_api(void)
+/* The ffi library's handle reaches libubfab's own API. */
+TEST_F(ffi, whole_api)
 {
 	const char *(*kind_name)(uint32_t) = dlsym(lib, "ubfab_kind_name");
 
-	CHECK(kind_name);
-	CHECK(!strcmp(kind_name(UBFAB_ENTITY_NPU), "npu"));
-	return true;
+	ASSERT_NE(NULL, kind_name);
+	ASSERT_STREQ("npu", kind_name(UBFAB_ENTITY_NPU));
 }
 
-static bool test_prep(void)
+/* Prep helpers through dlsym() write the whole entry. */
+TEST_F(ffi, prep)
 {
 	void (*prep_write_notify)(struct ubfab_sqe *, uint64_t, uint64_t,
 				  uint32_t, uint64_t, uint64_t) =
@@ -114,24 +138,38 @@ static bool test_prep(void)
 	struct ubfab_import imp = { .mmap_offset = 1ULL << 40 };
 	struct ubfab_sqe sqe;
 
-	CHECK(prep_write_notify && prep_atomic && set_data && import_addr);
-	CHECK(import_addr(&imp, 0x123) == (1ULL << 40) + 0x123);
+	ASSERT_NE(NULL, prep_write_notify);
+	ASSERT_NE(NULL, prep_atomic);
+	ASSERT_NE(NULL, set_data);
+	ASSERT_NE(NULL, import_addr);
+	ASSERT_EQ((1ULL << 40) + 0x123, import_addr(&imp, 0x123));
 
 	memset(&sqe, 0xa5, sizeof(sqe));
 	prep_write_notify(&sqe, 0x1000, 0x2000, 64, 0x3000, 5);
-	CHECK(sqe.opcode == UBFAB_OP_WRITE_NOTIFY && sqe.flags == 0);
-	CHECK(sqe.length == 64 && sqe.local == 0x1000 && sqe.remote == 0x2000);
-	CHECK(sqe.value == 5 && sqe.notify == 0x3000 && sqe.user_data == 0);
-	CHECK(sqe.compare == 0 && sqe.aux == 0 && sqe.timeout_ms == 0);
+	ASSERT_EQ(UBFAB_OP_WRITE_NOTIFY, sqe.opcode);
+	ASSERT_EQ(0, sqe.flags);
+	ASSERT_EQ(64, sqe.length);
+	ASSERT_EQ(0x1000, sqe.local);
+	ASSERT_EQ(0x2000, sqe.remote);
+	ASSERT_EQ(5, sqe.value);
+	ASSERT_EQ(0x3000, sqe.notify);
+	ASSERT_EQ(0, sqe.user_data);
+	ASSERT_EQ(0, sqe.compare);
+	ASSERT_EQ(0, sqe.aux);
+	ASSERT_EQ(0, sqe.timeout_ms);
 
 	memset(&sqe, 0xa5, sizeof(sqe));
 	prep_atomic(&sqe, UBFAB_ATOMIC_CAS, 0x40, 7, 3);
 	set_data(&sqe, 0xfeed);
-	CHECK(sqe.opcode == UBFAB_OP_ATOMIC && sqe.aux == UBFAB_ATOMIC_CAS);
-	CHECK(sqe.remote == 0x40 && sqe.value == 7 && sqe.compare == 3);
-	CHECK(sqe.length == 0 && sqe.local == 0 && sqe.notify == 0);
-	CHECK(sqe.user_data == 0xfeed);
-	return true;
+	ASSERT_EQ(UBFAB_OP_ATOMIC, sqe.opcode);
+	ASSERT_EQ(UBFAB_ATOMIC_CAS, sqe.aux);
+	ASSERT_EQ(0x40, sqe.remote);
+	ASSERT_EQ(7, sqe.value);
+	ASSERT_EQ(3, sqe.compare);
+	ASSERT_EQ(0, sqe.length);
+	ASSERT_EQ(0, sqe.local);
+	ASSERT_EQ(0, sqe.notify);
+	ASSERT_EQ(0xfeed, sqe.user_data);
 }
 
 /* Rings of 4 SQ and 8 CQ entries in this process's memory. */
@@ -139,7 +177,8 @@ static struct ubfab_sqe sqes[4];
 static struct ubfab_cqe cqes[8];
 static uint32_t sq_head, sq_tail, sq_flags, cq_head, cq_tail, overflow;
 
-static bool test_queue(void)
+/* Ring helpers through dlsym() drive the SQ and the CQ. */
+TEST_F(ffi, queue)
 {
 	uint32_t (*sq_space)(const struct ubfab_queue *) =
 		ffi_sym("ubfab_queue_sq_space");
@@ -164,60 +203,39 @@ static bool test_queue(void)
 	struct ubfab_cqe out[8];
 	uint32_t i;
 
-	CHECK(sq_space && get_sqe && cq_ready && peek_cqe && cqe_seen &&
-	      reap);
-	CHECK(sq_space(&q) == 4);
+	ASSERT_NE(NULL, sq_space);
+	ASSERT_NE(NULL, get_sqe);
+	ASSERT_NE(NULL, cq_ready);
+	ASSERT_NE(NULL, peek_cqe);
+	ASSERT_NE(NULL, cqe_seen);
+	ASSERT_NE(NULL, reap);
+	ASSERT_EQ(4, sq_space(&q));
 	for (i = 0; i < 4; i++)
-		CHECK(get_sqe(&q) == &sqes[i]);
-	CHECK(!get_sqe(&q) && sq_space(&q) == 0);
+		ASSERT_EQ(&sqes[i], get_sqe(&q));
+	ASSERT_EQ(NULL, get_sqe(&q));
+	ASSERT_EQ(0, sq_space(&q));
 	sq_head = 2;
-	CHECK(sq_space(&q) == 2 && get_sqe(&q) == &sqes[0]);
+	ASSERT_EQ(2, sq_space(&q));
+	ASSERT_EQ(&sqes[0], get_sqe(&q));
 
-	CHECK(!peek_cqe(&q) && cq_ready(&q) == 0);
+	ASSERT_EQ(NULL, peek_cqe(&q));
+	ASSERT_EQ(0, cq_ready(&q));
 	for (i = 0; i < 5; i++)
 		cqes[i].user_data = 100 + i;
 	cq_tail = 5;
-	CHECK(cq_ready(&q) == 5);
-	CHECK(peek_cqe(&q) == &cqes[0]);
+	ASSERT_EQ(5, cq_ready(&q));
+	ASSERT_EQ(&cqes[0], peek_cqe(&q));
 	cqe_seen(&q);
-	CHECK(cq_head == 1 && peek_cqe(&q) == &cqes[1]);
-	CHECK(reap(&q, out, 3) == 3 && cq_head == 4);
-	CHECK(out[0].user_data == 101 && out[2].user_data == 103);
-	CHECK(reap(&q, out, 8) == 1 && out[0].user_data == 104);
-	CHECK(cq_ready(&q) == 0 && !peek_cqe(&q));
-	return true;
+	ASSERT_EQ(1, cq_head);
+	ASSERT_EQ(&cqes[1], peek_cqe(&q));
+	ASSERT_EQ(3, reap(&q, out, 3));
+	ASSERT_EQ(4, cq_head);
+	ASSERT_EQ(101, out[0].user_data);
+	ASSERT_EQ(103, out[2].user_data);
+	ASSERT_EQ(1, reap(&q, out, 8));
+	ASSERT_EQ(104, out[0].user_data);
+	ASSERT_EQ(0, cq_ready(&q));
+	ASSERT_EQ(NULL, peek_cqe(&q));
 }
 
-static const struct {
-	const char *name;
-	bool (*run)(void);
-} cases[] = {
-	{ "every inline helper of libubfab.h is exported", test_exports },
-	{ "the ffi library's handle reaches libubfab's API", test_whole_api },
-	{ "prep helpers through dlsym write the whole entry", test_prep },
-	{ "ring helpers through dlsym drive SQ and CQ", test_queue },
-};
-
-int main(int argc, char **argv)
-{
-	size_t i;
-
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s LIBUBFAB_FFI_SO LIBUBFAB_H\n",
-			argv[0]);
-		return 2;
-	}
-	lib_path = argv[1];
-	header_path = argv[2];
-	printf("TAP version 13\n1..%zu\n", ARRAY_SIZE(cases));
-	lib = dlopen(lib_path, RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		printf("Bail out! %s\n", dlerror());
-		return 1;
-	}
-	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		result(cases[i].run(), cases[i].name);
-	totals();
-	dlclose(lib);
-	return failures ? 1 : 0;
-}
+TEST_HARNESS_MAIN

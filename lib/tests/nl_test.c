@@ -5,7 +5,8 @@
  * that plays the kernel. Each case queues crafted replies on the session's
  * socket, with the sequence number the next request will carry, then
  * calls the public API, which sends its request and reads them. Linked
- * with libubfab.a to reach the session structure. Prints KTAP.
+ * with libubfab.a to reach the session structure. A kselftest-harness
+ * program: each case runs in a process of its own with a new session.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@
 #include <netlink/socket.h>
 
 #include "internal.h"
-#include "ktap.h"
+#include "kselftest_harness.h"
 
 #define FAMILY		0x42	/* the family id the fake kernel uses */
 
@@ -162,7 +163,40 @@ static void entity_reply(void (*fill)(struct nl_msg *msg))
 /* Run a request of the session and advance to the next sequence number. */
 #define REQUEST(call) ({ int __ret = (call); next_seq++; __ret; })
 
-static bool test_fabric(void)
+FIXTURE(nl) {
+	int unused;
+};
+
+/* A session and the fake kernel's socket, for each case. */
+FIXTURE_SETUP(nl)
+{
+	/* a reply the library waits for in vain fails the case, not hangs */
+	const struct timeval timeout = { .tv_sec = 2 };
+
+	nl.family = FAMILY;
+	kernel = nl_socket_alloc();
+	nl.sk = nl_socket_alloc();
+	ASSERT_NE(NULL, kernel);
+	ASSERT_NE(NULL, nl.sk);
+	ASSERT_EQ(0, nl_connect(kernel, NETLINK_USERSOCK))
+		TH_LOG("no NETLINK_USERSOCK sockets");
+	ASSERT_EQ(0, nl_connect(nl.sk, NETLINK_USERSOCK));
+	ASSERT_EQ(0, setsockopt(nl_socket_get_fd(nl.sk), SOL_SOCKET,
+				SO_RCVTIMEO, &timeout, sizeof(timeout)));
+	nl_socket_set_peer_port(nl.sk, nl_socket_get_local_port(kernel));
+	nl_socket_disable_auto_ack(nl.sk);
+	/* the next automatic sequence number follows this one */
+	next_seq = nl_socket_use_seq(nl.sk) + 1;
+}
+
+FIXTURE_TEARDOWN(nl)
+{
+	nl_socket_free(nl.sk);
+	nl_socket_free(kernel);
+}
+
+/* fabric: every attribute, u64s after PAD attributes */
+TEST_F(nl, fabric)
 {
 	struct nl_msg *msg = data_new(UBFAB_CMD_FABRIC_GET, false);
 	struct ubfab_fabric_info f;
@@ -176,13 +210,12 @@ static bool test_fabric(void)
 	reply_send(msg);
 	ack_send();
 
-	CHECK(REQUEST(ubfab_fabric_get(&nl, &f)) == 0);
-	CHECK(!strcmp(f.profile, "cm384"));
-	CHECK(f.nodes == UBFAB_A_FABRIC_NODES);
-	CHECK(f.cpus == UBFAB_A_FABRIC_CPUS);
-	CHECK(f.npu_mem == (uint64_t)UBFAB_A_FABRIC_NPU_MEM << 40);
-	CHECK(f.setup_ns == (uint64_t)UBFAB_A_FABRIC_SETUP_NS << 40);
-	return true;
+	ASSERT_EQ(0, REQUEST(ubfab_fabric_get(&nl, &f)));
+	ASSERT_STREQ("cm384", f.profile);
+	ASSERT_EQ(UBFAB_A_FABRIC_NODES, f.nodes);
+	ASSERT_EQ(UBFAB_A_FABRIC_CPUS, f.cpus);
+	ASSERT_EQ((uint64_t)UBFAB_A_FABRIC_NPU_MEM << 40, f.npu_mem);
+	ASSERT_EQ((uint64_t)UBFAB_A_FABRIC_SETUP_NS << 40, f.setup_ns);
 }
 
 static void fill_npu(struct nl_msg *msg)
@@ -202,26 +235,33 @@ static void fill_npu_auth(struct nl_msg *msg)
 	put_entity(msg, 3, true);
 }
 
-static bool test_entity_kinds(void)
+/* entity: NPU and CPU fields by kind */
+TEST_F(nl, entity_kinds)
 {
 	struct ubfab_entity_info e;
 
 	entity_reply(fill_npu);
-	CHECK(REQUEST(ubfab_entity_get_by_name(&nl, "npu3", &e)) == 0);
-	CHECK(e.eid == 3 && !strcmp(e.name, "npu3") && e.chip == 1 &&
-	      e.die == 1 && e.socket == UBFAB_FIELD_NONE &&
-	      e.mem_size == 64ULL << 30 && e.ports == 7 &&
-	      e.auth_failures == UBFAB_COUNT_NONE);
+	ASSERT_EQ(0, REQUEST(ubfab_entity_get_by_name(&nl, "npu3", &e)));
+	ASSERT_EQ(3, e.eid);
+	ASSERT_STREQ("npu3", e.name);
+	ASSERT_EQ(1, e.chip);
+	ASSERT_EQ(1, e.die);
+	ASSERT_EQ(UBFAB_FIELD_NONE, e.socket);
+	ASSERT_EQ(64ULL << 30, e.mem_size);
+	ASSERT_EQ(7, e.ports);
+	ASSERT_EQ(UBFAB_COUNT_NONE, e.auth_failures);
 
 	entity_reply(fill_npu_auth);
-	CHECK(REQUEST(ubfab_entity_get(&nl, 3, &e)) == 0);
-	CHECK(e.eid == 3 && e.auth_failures == 5);
+	ASSERT_EQ(0, REQUEST(ubfab_entity_get(&nl, 3, &e)));
+	ASSERT_EQ(3, e.eid);
+	ASSERT_EQ(5, e.auth_failures);
 
 	entity_reply(fill_cpu);
-	CHECK(REQUEST(ubfab_entity_get(&nl, 33, &e)) == 0);
-	CHECK(e.kind == UBFAB_ENTITY_CPU && e.socket == 1 &&
-	      e.chip == UBFAB_FIELD_NONE && e.die == UBFAB_FIELD_NONE);
-	return true;
+	ASSERT_EQ(0, REQUEST(ubfab_entity_get(&nl, 33, &e)));
+	ASSERT_EQ(UBFAB_ENTITY_CPU, e.kind);
+	ASSERT_EQ(1, e.socket);
+	ASSERT_EQ(UBFAB_FIELD_NONE, e.chip);
+	ASSERT_EQ(UBFAB_FIELD_NONE, e.die);
 }
 
 static void fill_cpu_with_chip(struct nl_msg *msg)
@@ -266,7 +306,8 @@ static void fill_no_kind(struct nl_msg *msg)
 	nla_put_u32(msg, UBFAB_A_ENTITY_PORTS, 7);
 }
 
-static bool test_entity_malformed(void)
+/* entity: malformed replies are -EPROTO */
+TEST_F(nl, entity_malformed)
 {
 	static void (*const fills[])(struct nl_msg *msg) = {
 		fill_cpu_with_chip, fill_npu_without_die, fill_u64_node,
@@ -277,15 +318,13 @@ static bool test_entity_malformed(void)
 
 	for (i = 0; i < ARRAY_SIZE(fills); i++) {
 		entity_reply(fills[i]);
-		if (REQUEST(ubfab_entity_get(&nl, 3, &e)) != -EPROTO) {
-			printf("# malformed reply %zu accepted\n", i);
-			return false;
-		}
+		ASSERT_EQ(-EPROTO, REQUEST(ubfab_entity_get(&nl, 3, &e)))
+			TH_LOG("malformed reply %zu accepted", i);
 	}
-	return true;
 }
 
-static bool test_do_errors(void)
+/* do: kernel errors, extack message, acks */
+TEST_F(nl, do_errors)
 {
 	struct ubfab_entity_info e;
 	struct ubfab_port_info p;
@@ -294,33 +333,33 @@ static bool test_do_errors(void)
 
 	/* the request echoed, then the extack */
 	end_send(false, -ENODEV, "no such entity", false);
-	CHECK(REQUEST(ubfab_entity_get(&nl, 99, &e)) == -ENODEV);
-	CHECK(!strcmp(ubfab_nl_errmsg(&nl), "no such entity"));
+	ASSERT_EQ(-ENODEV, REQUEST(ubfab_entity_get(&nl, 99, &e)));
+	ASSERT_STREQ("no such entity", ubfab_nl_errmsg(&nl));
 
 	/* a success keeps the message of the last failure */
 	entity_reply(fill_npu);
-	CHECK(REQUEST(ubfab_entity_get(&nl, 3, &e)) == 0);
-	CHECK(!strcmp(ubfab_nl_errmsg(&nl), "no such entity"));
+	ASSERT_EQ(0, REQUEST(ubfab_entity_get(&nl, 3, &e)));
+	ASSERT_STREQ("no such entity", ubfab_nl_errmsg(&nl));
 
 	/* capped, no extack: the message is cleared */
 	end_send(false, -EINVAL, NULL, true);
-	CHECK(REQUEST(ubfab_port_get(&nl, 3, 9, &p)) == -EINVAL);
-	CHECK(!strcmp(ubfab_nl_errmsg(&nl), ""));
+	ASSERT_EQ(-EINVAL, REQUEST(ubfab_port_get(&nl, 3, 9, &p)));
+	ASSERT_STREQ("", ubfab_nl_errmsg(&nl));
 
 	/* an ack without data, and two data messages, are malformed */
 	ack_send();
-	CHECK(REQUEST(ubfab_entity_get(&nl, 3, &e)) == -EPROTO);
+	ASSERT_EQ(-EPROTO, REQUEST(ubfab_entity_get(&nl, 3, &e)));
 	for (i = 0; i < 2; i++) {
 		msg = data_new(UBFAB_CMD_ENTITY_GET, false);
 		put_entity(msg, 3, true);
 		reply_send(msg);
 	}
 	ack_send();
-	CHECK(REQUEST(ubfab_entity_get(&nl, 3, &e)) == -EPROTO);
-	return true;
+	ASSERT_EQ(-EPROTO, REQUEST(ubfab_entity_get(&nl, 3, &e)));
 }
 
-static bool test_stale(void)
+/* replies of other requests are skipped */
+TEST_F(nl, stale)
 {
 	struct ubfab_entity_info e;
 	struct nl_msg *msg;
@@ -334,12 +373,12 @@ static bool test_stale(void)
 	nlmsg_hdr(msg)->nlmsg_pid++;	/* not addressed to this session */
 	reply_send(msg);
 	entity_reply(fill_npu);
-	CHECK(REQUEST(ubfab_entity_get(&nl, 3, &e)) == 0 && e.eid == 3);
-	return true;
+	ASSERT_EQ(0, REQUEST(ubfab_entity_get(&nl, 3, &e)));
+	ASSERT_EQ(3, e.eid);
 }
 
-/* The 1.0 entity calls fill the 1.0 struct, not a byte more. */
-static bool test_entity_1_0(void)
+/* entity: the 1.0 calls fill the 1.0 struct, not a byte more */
+TEST_F(nl, entity_1_0)
 {
 	union {
 		struct ubfab_entity_info e;
@@ -349,22 +388,23 @@ static bool test_entity_1_0(void)
 
 	memset(&u, 0xa5, sizeof(u));
 	entity_reply(fill_npu_auth);
-	CHECK(REQUEST(libubfab_entity_get_1_0(&nl, 3, &u)) == 0);
-	CHECK(u.e.eid == 3 && u.e.ports == 7 &&
-	      u.e.auth_failures == untouched);
+	ASSERT_EQ(0, REQUEST(libubfab_entity_get_1_0(&nl, 3, &u)));
+	ASSERT_EQ(3, u.e.eid);
+	ASSERT_EQ(7, u.e.ports);
+	ASSERT_EQ(untouched, u.e.auth_failures);
 
 	memset(&u, 0xa5, sizeof(u));
 	entity_reply(fill_npu_auth);
-	CHECK(REQUEST(libubfab_entity_get_by_name_1_0(&nl, "npu3", &u)) == 0);
-	CHECK(!strcmp(u.e.name, "npu3") && u.e.auth_failures == untouched);
+	ASSERT_EQ(0, REQUEST(libubfab_entity_get_by_name_1_0(&nl, "npu3", &u)));
+	ASSERT_STREQ("npu3", u.e.name);
+	ASSERT_EQ(untouched, u.e.auth_failures);
 
 	/* errors are passed on, and nothing is written */
 	memset(&u, 0xa5, sizeof(u));
 	end_send(false, -ENODEV, NULL, true);
-	CHECK(REQUEST(libubfab_entity_get_1_0(&nl, 99, &u)) == -ENODEV);
-	CHECK(u.bytes[0] == 0xa5);
-	CHECK(libubfab_entity_get_1_0(&nl, 3, NULL) == -EINVAL);
-	return true;
+	ASSERT_EQ(-ENODEV, REQUEST(libubfab_entity_get_1_0(&nl, 99, &u)));
+	ASSERT_EQ(0xa5, u.bytes[0]);
+	ASSERT_EQ(-EINVAL, libubfab_entity_get_1_0(&nl, 3, NULL));
 }
 
 struct walk {
@@ -381,7 +421,8 @@ static int port_cb(const struct ubfab_port_info *p, void *arg)
 	return ++w->calls == w->stop_at ? 42 : 0;
 }
 
-static bool test_port_dump(void)
+/* port dump: nested stats, errors in NLMSG_DONE */
+TEST_F(nl, port_dump)
 {
 	struct walk w = { 0 };
 	struct nl_msg *msg;
@@ -393,9 +434,9 @@ static bool test_port_dump(void)
 		reply_send(msg);
 	}
 	end_send(true, 0, NULL, false);
-	CHECK(REQUEST(ubfab_port_dump(&nl, 5, port_cb, &w)) == 0);
-	CHECK(w.calls == 3);
-	CHECK(w.tx_bytes[2] == 200 + UBFAB_A_STATS_TX_BYTES);
+	ASSERT_EQ(0, REQUEST(ubfab_port_dump(&nl, 5, port_cb, &w)));
+	ASSERT_EQ(3, w.calls);
+	ASSERT_EQ(200 + UBFAB_A_STATS_TX_BYTES, w.tx_bytes[2]);
 
 	/* stats missing a counter */
 	msg = data_new(UBFAB_CMD_PORT_GET, true);
@@ -405,14 +446,13 @@ static bool test_port_dump(void)
 	nla_nest_end(msg, nla_nest_start(msg, UBFAB_A_PORT_STATS));
 	reply_send(msg);
 	end_send(true, 0, NULL, false);
-	CHECK(REQUEST(ubfab_port_dump(&nl, UBFAB_EID_ANY, port_cb, &w)) ==
-	      -EPROTO);
+	ASSERT_EQ(-EPROTO,
+		  REQUEST(ubfab_port_dump(&nl, UBFAB_EID_ANY, port_cb, &w)));
 
 	/* the dump fails: errno and extack in the NLMSG_DONE */
 	end_send(true, -ENODEV, "no such entity", false);
-	CHECK(REQUEST(ubfab_port_dump(&nl, 99, port_cb, &w)) == -ENODEV);
-	CHECK(!strcmp(ubfab_nl_errmsg(&nl), "no such entity"));
-	return true;
+	ASSERT_EQ(-ENODEV, REQUEST(ubfab_port_dump(&nl, 99, port_cb, &w)));
+	ASSERT_STREQ("no such entity", ubfab_nl_errmsg(&nl));
 }
 
 static int plane_cb(const struct ubfab_plane_info *p, void *arg)
@@ -423,7 +463,8 @@ static int plane_cb(const struct ubfab_plane_info *p, void *arg)
 	return ++w->calls == w->stop_at ? 42 : 0;
 }
 
-static bool test_plane_dump_stop(void)
+/* plane dump: early stop, then the session goes on */
+TEST_F(nl, plane_dump_stop)
 {
 	struct walk w = { .stop_at = 2 };
 	struct ubfab_plane_info p;
@@ -436,18 +477,20 @@ static bool test_plane_dump_stop(void)
 		reply_send(msg);
 	}
 	end_send(true, 0, NULL, false);
-	CHECK(REQUEST(ubfab_plane_dump(&nl, plane_cb, &w)) == 42);
-	CHECK(w.calls == 2 && w.tx_bytes[1] == 39);
+	ASSERT_EQ(42, REQUEST(ubfab_plane_dump(&nl, plane_cb, &w)));
+	ASSERT_EQ(2, w.calls);
+	ASSERT_EQ(39, w.tx_bytes[1]);
 
 	/* the rest of the dump was read: the next request gets its reply */
 	msg = data_new(UBFAB_CMD_PLANE_GET, false);
 	put_plane(msg, 6);
 	reply_send(msg);
 	ack_send();
-	CHECK(REQUEST(ubfab_plane_get(&nl, 6, &p)) == 0);
-	CHECK(p.id == 6 && p.l2_switches == 16 && p.ports == 40 &&
-	      p.stats.errors == UBFAB_A_STATS_ERRORS);
-	return true;
+	ASSERT_EQ(0, REQUEST(ubfab_plane_get(&nl, 6, &p)));
+	ASSERT_EQ(6, p.id);
+	ASSERT_EQ(16, p.l2_switches);
+	ASSERT_EQ(40, p.ports);
+	ASSERT_EQ(UBFAB_A_STATS_ERRORS, p.stats.errors);
 }
 
 static void put_seg(struct nl_msg *msg, uint32_t eid, uint32_t token_id)
@@ -469,7 +512,8 @@ static int seg_cb(const struct ubfab_seg_info *s, void *arg)
 	return 0;
 }
 
-static bool test_seg_dump(void)
+/* seg dump: every attribute, an older kernel */
+TEST_F(nl, seg_dump)
 {
 	struct ubfab_seg_info last = { 0 };
 	struct nl_msg *msg;
@@ -481,11 +525,14 @@ static bool test_seg_dump(void)
 		reply_send(msg);
 	}
 	end_send(true, 0, NULL, false);
-	CHECK(REQUEST(ubfab_seg_dump(&nl, 7, seg_cb, &last)) == 0);
-	CHECK(last.eid == 7 && last.token_id == 3 &&
-	      last.offset == 1ULL << 36 && last.length == 3 * 4096 &&
-	      last.rights == UBFAB_SEG_READ && last.imports == 2 &&
-	      last.pid == 4242);
+	ASSERT_EQ(0, REQUEST(ubfab_seg_dump(&nl, 7, seg_cb, &last)));
+	ASSERT_EQ(7, last.eid);
+	ASSERT_EQ(3, last.token_id);
+	ASSERT_EQ(1ULL << 36, last.offset);
+	ASSERT_EQ(3 * 4096, last.length);
+	ASSERT_EQ(UBFAB_SEG_READ, last.rights);
+	ASSERT_EQ(2, last.imports);
+	ASSERT_EQ(4242, last.pid);
 
 	/* every attribute is required */
 	msg = data_new(UBFAB_CMD_SEG_GET, true);
@@ -493,88 +540,35 @@ static bool test_seg_dump(void)
 	nlmsg_hdr(msg)->nlmsg_len -= NLA_ALIGN(nla_total_size(sizeof(uint32_t)));
 	reply_send(msg);
 	end_send(true, 0, NULL, false);
-	CHECK(REQUEST(ubfab_seg_dump(&nl, UBFAB_EID_ANY, seg_cb, &last)) ==
-	      -EPROTO);
+	ASSERT_EQ(-EPROTO,
+		  REQUEST(ubfab_seg_dump(&nl, UBFAB_EID_ANY, seg_cb, &last)));
 
 	/* an older kernel does not know the command */
 	end_send(false, -EOPNOTSUPP, NULL, true);
-	CHECK(REQUEST(ubfab_seg_dump(&nl, UBFAB_EID_ANY, seg_cb, &last)) ==
-	      -EOPNOTSUPP);
-	CHECK(ubfab_seg_dump(&nl, UBFAB_EID_ANY, NULL, NULL) == -EINVAL);
-	return true;
+	ASSERT_EQ(-EOPNOTSUPP,
+		  REQUEST(ubfab_seg_dump(&nl, UBFAB_EID_ANY, seg_cb, &last)));
+	ASSERT_EQ(-EINVAL, ubfab_seg_dump(&nl, UBFAB_EID_ANY, NULL, NULL));
 }
 
-static bool test_arguments(void)
+/* arguments and names */
+TEST_F(nl, arguments)
 {
 	struct ubfab_entity_info e;
 
 	/* refused before anything is sent */
-	CHECK(ubfab_entity_get_by_name(&nl, "0123456789abcdef", &e) ==
-	      -ENODEV);
-	CHECK(ubfab_entity_get_by_name(&nl, NULL, &e) == -EINVAL);
-	CHECK(ubfab_entity_get(NULL, 0, &e) == -EINVAL);
-	CHECK(ubfab_entity_get(&nl, 0, NULL) == -EINVAL);
-	CHECK(ubfab_plane_dump(&nl, NULL, NULL) == -EINVAL);
-	CHECK(ubfab_nl_open(NULL) == -EINVAL);
-	CHECK(!strcmp(ubfab_nl_errmsg(NULL), ""));
-	CHECK(!strcmp(ubfab_kind_name(UBFAB_ENTITY_CPU), "cpu"));
-	CHECK(!strcmp(ubfab_kind_name(0), "unknown"));
-	CHECK(!strcmp(ubfab_kind_name(UINT32_MAX), "unknown"));
-	CHECK(!strcmp(ubfab_state_name(UBFAB_STATE_DOWN), "down"));
-	CHECK(!strcmp(ubfab_state_name(2), "unknown"));
-	return true;
+	ASSERT_EQ(-ENODEV,
+		  ubfab_entity_get_by_name(&nl, "0123456789abcdef", &e));
+	ASSERT_EQ(-EINVAL, ubfab_entity_get_by_name(&nl, NULL, &e));
+	ASSERT_EQ(-EINVAL, ubfab_entity_get(NULL, 0, &e));
+	ASSERT_EQ(-EINVAL, ubfab_entity_get(&nl, 0, NULL));
+	ASSERT_EQ(-EINVAL, ubfab_plane_dump(&nl, NULL, NULL));
+	ASSERT_EQ(-EINVAL, ubfab_nl_open(NULL));
+	ASSERT_STREQ("", ubfab_nl_errmsg(NULL));
+	ASSERT_STREQ("cpu", ubfab_kind_name(UBFAB_ENTITY_CPU));
+	ASSERT_STREQ("unknown", ubfab_kind_name(0));
+	ASSERT_STREQ("unknown", ubfab_kind_name(UINT32_MAX));
+	ASSERT_STREQ("down", ubfab_state_name(UBFAB_STATE_DOWN));
+	ASSERT_STREQ("unknown", ubfab_state_name(2));
 }
 
-static const struct {
-	const char *name;
-	bool (*run)(void);
-} cases[] = {
-	{ "fabric: every attribute, u64s after PAD attributes", test_fabric },
-	{ "entity: NPU and CPU fields by kind", test_entity_kinds },
-	{ "entity: malformed replies are -EPROTO", test_entity_malformed },
-	{ "entity: the 1.0 calls fill only the 1.0 struct", test_entity_1_0 },
-	{ "do: kernel errors, extack message, acks", test_do_errors },
-	{ "replies of other requests are skipped", test_stale },
-	{ "port dump: nested stats, errors in NLMSG_DONE", test_port_dump },
-	{ "plane dump: early stop, then the session goes on",
-	  test_plane_dump_stop },
-	{ "seg dump: every attribute, an older kernel", test_seg_dump },
-	{ "arguments and names", test_arguments },
-};
-
-static int setup(void)
-{
-	/* a reply the library waits for in vain fails the case, not hangs */
-	const struct timeval timeout = { .tv_sec = 2 };
-
-	nl.family = FAMILY;
-	kernel = nl_socket_alloc();
-	nl.sk = nl_socket_alloc();
-	if (!kernel || !nl.sk || nl_connect(kernel, NETLINK_USERSOCK) ||
-	    nl_connect(nl.sk, NETLINK_USERSOCK) ||
-	    setsockopt(nl_socket_get_fd(nl.sk), SOL_SOCKET, SO_RCVTIMEO,
-		       &timeout, sizeof(timeout)))
-		return -1;
-	nl_socket_set_peer_port(nl.sk, nl_socket_get_local_port(kernel));
-	nl_socket_disable_auto_ack(nl.sk);
-	/* the next automatic sequence number follows this one */
-	next_seq = nl_socket_use_seq(nl.sk) + 1;
-	return 0;
-}
-
-int main(void)
-{
-	size_t i;
-
-	printf("TAP version 13\n1..%zu\n", ARRAY_SIZE(cases));
-	if (setup()) {
-		printf("Bail out! no NETLINK_USERSOCK sockets\n");
-		return 1;
-	}
-	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		result(cases[i].run(), cases[i].name);
-	totals();
-	nl_socket_free(nl.sk);
-	nl_socket_free(kernel);
-	return failures ? 1 : 0;
-}
+TEST_HARNESS_MAIN

@@ -7,7 +7,8 @@
  * every prep helper writes the whole entry, that indices wrap around
  * 2^32, how the SQ fills, how submit rings the doorbell (polling or not),
  * that a stalled CQ is woken, the checks of the kernel's layout, and the
- * arguments of the create ioctl. Prints KTAP.
+ * arguments of the create ioctl. A kselftest-harness program: each case
+ * runs in a process of its own.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,7 +24,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "ktap.h"
+#include "kselftest_harness.h"
 
 /* The fake kernel's queue: the last one created. */
 static struct {
@@ -177,6 +178,22 @@ int ioctl(int fd, unsigned long req, ...)
 
 static struct ubfab_dev *dev;
 
+FIXTURE(queue) {
+	int unused;
+};
+
+/* The fake entity device, for each case. */
+FIXTURE_SETUP(queue)
+{
+	ASSERT_EQ(0, ubfab_dev_open("npu7", &dev))
+		TH_LOG("fake device");
+}
+
+FIXTURE_TEARDOWN(queue)
+{
+	ubfab_dev_close(dev);
+}
+
 /* A queue of the fake kernel whose indices start at @start. */
 static struct ubfab_queue *queue_new(uint32_t flags, uint32_t sq, uint32_t cq,
 				     uint32_t start)
@@ -212,79 +229,84 @@ static bool sqe_is(const struct ubfab_sqe *got, struct ubfab_sqe want)
 	return false;
 }
 
-static bool test_prep(void)
+/* Every prep helper writes the whole entry. */
+TEST_F(queue, prep)
 {
 	struct ubfab_sqe s;
 
 #define STALE()	memset(&s, 0xa5, sizeof(s))
 	STALE();
 	ubfab_prep_nop(&s);
-	CHECK(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_NOP }));
+	ASSERT_TRUE(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_NOP }));
 	STALE();
 	ubfab_prep_write(&s, 1, 2, 3);
-	CHECK(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_WRITE,
+	ASSERT_TRUE(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_WRITE,
 		.local = 1, .remote = 2, .length = 3 }));
 	STALE();
 	ubfab_prep_read(&s, 1, 2, 3);
-	CHECK(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_READ,
+	ASSERT_TRUE(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_READ,
 		.local = 1, .remote = 2, .length = 3 }));
 	STALE();
 	ubfab_prep_write_notify(&s, 1, 2, 3, 4, 5);
-	CHECK(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_WRITE_NOTIFY,
+	ASSERT_TRUE(sqe_is(&s, (struct ubfab_sqe){
+		.opcode = UBFAB_OP_WRITE_NOTIFY,
 		.local = 1, .remote = 2, .length = 3, .notify = 4,
 		.value = 5 }));
 	STALE();
 	ubfab_prep_atomic(&s, UBFAB_ATOMIC_CAS, 2, 5, 6);
-	CHECK(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_ATOMIC,
+	ASSERT_TRUE(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_ATOMIC,
 		.remote = 2, .value = 5, .compare = 6,
 		.aux = UBFAB_ATOMIC_CAS }));
 	STALE();
 	ubfab_prep_copy(&s, 1, 7, 3);
-	CHECK(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_COPY,
+	ASSERT_TRUE(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_COPY,
 		.local = 1, .value = 7, .length = 3 }));
 	STALE();
 	ubfab_prep_fill(&s, 1, 0xab, 3);
-	CHECK(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_FILL,
+	ASSERT_TRUE(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_FILL,
 		.local = 1, .aux = 0xab, .length = 3 }));
 	STALE();
 	ubfab_prep_event_record(&s, 9);
-	CHECK(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_EVENT_RECORD,
+	ASSERT_TRUE(sqe_is(&s, (struct ubfab_sqe){
+		.opcode = UBFAB_OP_EVENT_RECORD,
 		.aux = 9 }));
 	STALE();
 	ubfab_prep_event_wait(&s, 9, 10, 11);
-	CHECK(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_EVENT_WAIT,
+	ASSERT_TRUE(sqe_is(&s, (struct ubfab_sqe){
+		.opcode = UBFAB_OP_EVENT_WAIT,
 		.aux = 9, .value = 10, .timeout_ms = 11 }));
 	STALE();
 	ubfab_prep_wait_value(&s, 8, UBFAB_WAIT_EQ, 10, 11);
-	CHECK(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_WAIT_VALUE,
+	ASSERT_TRUE(sqe_is(&s, (struct ubfab_sqe){
+		.opcode = UBFAB_OP_WAIT_VALUE,
 		.local = 8, .aux = UBFAB_WAIT_EQ, .value = 10,
 		.timeout_ms = 11 }));
 	ubfab_sqe_set_data(&s, 12);
 	ubfab_sqe_set_flags(&s, UBFAB_SQE_FENCE);
-	CHECK(sqe_is(&s, (struct ubfab_sqe){ .opcode = UBFAB_OP_WAIT_VALUE,
+	ASSERT_TRUE(sqe_is(&s, (struct ubfab_sqe){
+		.opcode = UBFAB_OP_WAIT_VALUE,
 		.local = 8, .aux = UBFAB_WAIT_EQ, .value = 10,
 		.timeout_ms = 11, .user_data = 12,
 		.flags = UBFAB_SQE_FENCE }));
 #undef STALE
-	CHECK(ubfab_import_addr(&(struct ubfab_import){ .mmap_offset = 1ULL << 48,
-							.length = 4096 },
-				100) == (1ULL << 48) + 100);
-	return true;
+	ASSERT_EQ((1ULL << 48) + 100,
+		  ubfab_import_addr(&(struct ubfab_import){
+			.mmap_offset = 1ULL << 48, .length = 4096 }, 100));
 }
 
 /*
  * Rounds of filling the SQ and reaping every completion, across the wrap
  * of the free-running indices: order, contents and free slots hold.
  */
-static bool test_wrap(void)
+TEST_F(queue, wrap)
 {
 	struct ubfab_queue *q = queue_new(0, 8, 16, UINT32_MAX - 20);
 	struct ubfab_cqe out[8], *cqe;
 	uint64_t seq = 0, want = 0;
 	unsigned int round, i;
 
-	CHECK(q);
-	CHECK(ubfab_queue_sq_space(q) == 8);
+	ASSERT_NE(NULL, q);
+	ASSERT_EQ(8, ubfab_queue_sq_space(q));
 	for (round = 0; round < 10; round++) {
 		struct ubfab_sqe *sqe;
 
@@ -294,136 +316,132 @@ static bool test_wrap(void)
 			sqe->value = seq * 3;	/* the fake's result */
 			seq++;
 		}
-		CHECK(ubfab_queue_sq_space(q) == 0);
-		CHECK(ubfab_queue_submit(q) == 8);
-		CHECK(ubfab_queue_sq_space(q) == 8);
-		CHECK(ubfab_queue_cq_ready(q) == 8);
+		ASSERT_EQ(0, ubfab_queue_sq_space(q));
+		ASSERT_EQ(8, ubfab_queue_submit(q));
+		ASSERT_EQ(8, ubfab_queue_sq_space(q));
+		ASSERT_EQ(8, ubfab_queue_cq_ready(q));
 		/* half one at a time, half in one reap */
 		for (i = 0; i < 4; i++) {
-			CHECK(!ubfab_queue_wait_cqe(q, &cqe, 0));
-			CHECK(cqe->user_data == want);
-			CHECK(cqe->result == want * 3);
-			CHECK(cqe->status == UBFAB_CQE_OK);
+			ASSERT_EQ(0, ubfab_queue_wait_cqe(q, &cqe, 0));
+			ASSERT_EQ(want, cqe->user_data);
+			ASSERT_EQ(want * 3, cqe->result);
+			ASSERT_EQ(UBFAB_CQE_OK, cqe->status);
 			ubfab_queue_cqe_seen(q);
 			want++;
 		}
-		CHECK(ubfab_queue_reap(q, out, 3) == 3);
-		CHECK(ubfab_queue_reap(q, out + 3, 8) == 1);
+		ASSERT_EQ(3, ubfab_queue_reap(q, out, 3));
+		ASSERT_EQ(1, ubfab_queue_reap(q, out + 3, 8));
 		for (i = 0; i < 4; i++, want++)
-			CHECK(out[i].user_data == want);
-		CHECK(!ubfab_queue_peek_cqe(q));
-		CHECK(ubfab_queue_reap(q, out, 8) == 0);
+			ASSERT_EQ(want, out[i].user_data);
+		ASSERT_EQ(NULL, ubfab_queue_peek_cqe(q));
+		ASSERT_EQ(0, ubfab_queue_reap(q, out, 8));
 	}
-	CHECK(*q->sq_tail == UINT32_MAX - 20 + 80);
-	CHECK(*q->cq_head == UINT32_MAX - 20 + 80);
-	CHECK(fk.doorbells == 10);
+	ASSERT_EQ(UINT32_MAX - 20 + 80, *q->sq_tail);
+	ASSERT_EQ(UINT32_MAX - 20 + 80, *q->cq_head);
+	ASSERT_EQ(10, fk.doorbells);
 	queue_free(q);
-	return true;
 }
 
 /*
  * A CQ smaller than what was posted: the engine stalls; waiting for the
  * next completion once the CQ is empty rings the doorbell again.
  */
-static bool test_cq_stall(void)
+TEST_F(queue, cq_stall)
 {
 	struct ubfab_queue *q = queue_new(0, 16, 4, 5);
 	struct ubfab_cqe *cqe;
 	unsigned int i;
 
-	CHECK(q);
+	ASSERT_NE(NULL, q);
 	for (i = 0; i < 16; i++) {
 		ubfab_prep_nop(ubfab_queue_get_sqe(q));
 		q->sqes[(q->sq_next - 1) & q->sq_mask].user_data = i;
 	}
-	CHECK(ubfab_queue_submit(q) == 16);
-	CHECK(ubfab_queue_sq_flags(q) & UBFAB_SQ_CQ_FULL);
+	ASSERT_EQ(16, ubfab_queue_submit(q));
+	ASSERT_TRUE(ubfab_queue_sq_flags(q) & UBFAB_SQ_CQ_FULL);
 	for (i = 0; i < 16; i++) {
-		CHECK(!ubfab_queue_wait_cqe(q, &cqe, 1000));
-		CHECK(cqe->user_data == i);
+		ASSERT_EQ(0, ubfab_queue_wait_cqe(q, &cqe, 1000));
+		ASSERT_EQ(i, cqe->user_data);
 		ubfab_queue_cqe_seen(q);
 	}
-	CHECK(fk.doorbells == 4);
-	CHECK(!(ubfab_queue_sq_flags(q) & UBFAB_SQ_CQ_FULL));
-	CHECK(ubfab_queue_wait_cqe(q, &cqe, 0) == -ETIMEDOUT);
+	ASSERT_EQ(4, fk.doorbells);
+	ASSERT_FALSE(ubfab_queue_sq_flags(q) & UBFAB_SQ_CQ_FULL);
+	ASSERT_EQ(-ETIMEDOUT, ubfab_queue_wait_cqe(q, &cqe, 0));
 	queue_free(q);
-	return true;
 }
 
 /*
  * A polling queue: submit publishes the tail and rings only when the
  * kernel sleeps; it reports the error state either way.
  */
-static bool test_poll(void)
+TEST_F(queue, poll)
 {
 	struct ubfab_queue *q = queue_new(UBFAB_QUEUE_POLL, 4, 0, 0);
 	struct ubfab_cqe *cqe;
 
-	CHECK(q);
-	CHECK(fk.arg.flags == UBFAB_QUEUE_POLL);
+	ASSERT_NE(NULL, q);
+	ASSERT_EQ(UBFAB_QUEUE_POLL, fk.arg.flags);
 	ubfab_prep_nop(ubfab_queue_get_sqe(q));
 	ubfab_prep_nop(ubfab_queue_get_sqe(q));
-	CHECK(ubfab_queue_submit(q) == 2);
-	CHECK(*q->sq_tail == 2);
-	CHECK(fk.doorbells == 0);
-	CHECK(ubfab_queue_submit(q) == 0);
-	CHECK(fk.doorbells == 0);
+	ASSERT_EQ(2, ubfab_queue_submit(q));
+	ASSERT_EQ(2, *q->sq_tail);
+	ASSERT_EQ(0, fk.doorbells);
+	ASSERT_EQ(0, ubfab_queue_submit(q));
+	ASSERT_EQ(0, fk.doorbells);
 	*q->sq_flags = UBFAB_SQ_NEED_WAKEUP;
 	ubfab_prep_nop(ubfab_queue_get_sqe(q));
-	CHECK(ubfab_queue_submit(q) == 1);
-	CHECK(fk.doorbells == 1);
-	CHECK(ubfab_queue_cq_ready(q) == 3);
+	ASSERT_EQ(1, ubfab_queue_submit(q));
+	ASSERT_EQ(1, fk.doorbells);
+	ASSERT_EQ(3, ubfab_queue_cq_ready(q));
 	ubfab_queue_cq_advance(q, 3);
 
 	/* the error state, seen in the flags without a doorbell */
 	*q->sq_flags = UBFAB_SQ_ERROR;
 	ubfab_prep_nop(ubfab_queue_get_sqe(q));
-	CHECK(ubfab_queue_submit(q) == -EIO);
-	CHECK(fk.doorbells == 1);
-	CHECK(*q->sq_tail == 4);
-	CHECK(!ubfab_queue_reset(q));
-	CHECK(fk.resets == 1);
+	ASSERT_EQ(-EIO, ubfab_queue_submit(q));
+	ASSERT_EQ(1, fk.doorbells);
+	ASSERT_EQ(4, *q->sq_tail);
+	ASSERT_EQ(0, ubfab_queue_reset(q));
+	ASSERT_EQ(1, fk.resets);
 	/* stalled and asleep: waiting rings; stalled and awake: not */
 	*q->sq_flags = UBFAB_SQ_CQ_FULL;
-	CHECK(ubfab_queue_wait_cqe(q, &cqe, 0) == -ETIMEDOUT);
-	CHECK(fk.doorbells == 1);
+	ASSERT_EQ(-ETIMEDOUT, ubfab_queue_wait_cqe(q, &cqe, 0));
+	ASSERT_EQ(1, fk.doorbells);
 	*q->sq_flags = UBFAB_SQ_CQ_FULL | UBFAB_SQ_NEED_WAKEUP;
-	CHECK(!ubfab_queue_wait_cqe(q, &cqe, 0));
-	CHECK(fk.doorbells == 2);
+	ASSERT_EQ(0, ubfab_queue_wait_cqe(q, &cqe, 0));
+	ASSERT_EQ(2, fk.doorbells);
 	queue_free(q);
-	return true;
 }
 
 /* A failed entry: submit says -EIO while the queue is in error. */
-static bool test_error(void)
+TEST_F(queue, error)
 {
 	struct ubfab_queue *q = queue_new(0, 4, 0, 0);
 	struct ubfab_cqe out[3];
 	struct ubfab_sqe *sqe;
 
-	CHECK(q);
+	ASSERT_NE(NULL, q);
 	sqe = ubfab_queue_get_sqe(q);
 	ubfab_prep_nop(sqe);
 	sqe->opcode = 0xff;
 	ubfab_prep_nop(ubfab_queue_get_sqe(q));
-	CHECK(ubfab_queue_submit(q) == -EIO);
+	ASSERT_EQ(-EIO, ubfab_queue_submit(q));
 	ubfab_prep_nop(ubfab_queue_get_sqe(q));
-	CHECK(ubfab_queue_submit(q) == -EIO);
-	CHECK(ubfab_queue_reap(q, out, 3) == 3);
-	CHECK(out[0].status == UBFAB_CQE_BAD_OPCODE);
-	CHECK(out[1].status == UBFAB_CQE_FLUSHED);
-	CHECK(out[2].status == UBFAB_CQE_FLUSHED);
-	CHECK(!ubfab_queue_reset(q));
+	ASSERT_EQ(-EIO, ubfab_queue_submit(q));
+	ASSERT_EQ(3, ubfab_queue_reap(q, out, 3));
+	ASSERT_EQ(UBFAB_CQE_BAD_OPCODE, out[0].status);
+	ASSERT_EQ(UBFAB_CQE_FLUSHED, out[1].status);
+	ASSERT_EQ(UBFAB_CQE_FLUSHED, out[2].status);
+	ASSERT_EQ(0, ubfab_queue_reset(q));
 	ubfab_prep_nop(ubfab_queue_get_sqe(q));
-	CHECK(ubfab_queue_submit(q) == 1);
-	CHECK(ubfab_queue_reap(q, out, 3) == 1);
-	CHECK(out[0].status == UBFAB_CQE_OK);
+	ASSERT_EQ(1, ubfab_queue_submit(q));
+	ASSERT_EQ(1, ubfab_queue_reap(q, out, 3));
+	ASSERT_EQ(UBFAB_CQE_OK, out[0].status);
 	queue_free(q);
-	return true;
 }
 
 /* What ubfab_queue_create() asks for and what it accepts. */
-static bool test_create(void)
+TEST_F(queue, create)
 {
 	struct ubfab_queue_attr attr = {
 		.flags = UBFAB_QUEUE_SELECTIVE, .sq_entries = 32,
@@ -431,59 +449,36 @@ static bool test_create(void)
 	};
 	struct ubfab_queue *q = NULL;
 
-	CHECK(!ubfab_queue_create(dev, &attr, &q));
-	CHECK(fk.arg.size == sizeof(struct ubfab_queue_create));
-	CHECK(fk.arg.flags == UBFAB_QUEUE_SELECTIVE);
-	CHECK(fk.arg.sq_entries == 32 && fk.arg.cq_entries == 256);
-	CHECK(fk.arg.eventfd == 9 && fk.arg.idle_us == 77);
-	CHECK(q->flags == UBFAB_QUEUE_SELECTIVE && q->id == 3);
-	CHECK(q->sq_mask == 31 && q->cq_mask == 255);
-	CHECK(ubfab_queue_fd(q) == fk.arg.fd);
-	CHECK((char *)q->sqes == (char *)q->ring + 4096);
-	CHECK((char *)q->cq_tail == (char *)q->ring + HDR_WORD(5));
+	ASSERT_EQ(0, ubfab_queue_create(dev, &attr, &q));
+	ASSERT_EQ(sizeof(struct ubfab_queue_create), fk.arg.size);
+	ASSERT_EQ(UBFAB_QUEUE_SELECTIVE, fk.arg.flags);
+	ASSERT_EQ(32, fk.arg.sq_entries);
+	ASSERT_EQ(256, fk.arg.cq_entries);
+	ASSERT_EQ(9, fk.arg.eventfd);
+	ASSERT_EQ(77, fk.arg.idle_us);
+	ASSERT_EQ(UBFAB_QUEUE_SELECTIVE, q->flags);
+	ASSERT_EQ(3, q->id);
+	ASSERT_EQ(31, q->sq_mask);
+	ASSERT_EQ(255, q->cq_mask);
+	ASSERT_EQ(fk.arg.fd, ubfab_queue_fd(q));
+	ASSERT_EQ((char *)q->ring + 4096, (char *)q->sqes);
+	ASSERT_EQ((char *)q->ring + HDR_WORD(5), (char *)q->cq_tail);
 	queue_free(q);
 
-	CHECK(!ubfab_queue_create(dev, NULL, &q));
-	CHECK(fk.arg.sq_entries == UBFAB_QUEUE_DEFAULT_ENTRIES);
-	CHECK(fk.arg.cq_entries == 0 && fk.arg.flags == 0);
-	CHECK(fk.arg.eventfd == -1 && fk.arg.idle_us == 0);
+	ASSERT_EQ(0, ubfab_queue_create(dev, NULL, &q));
+	ASSERT_EQ(UBFAB_QUEUE_DEFAULT_ENTRIES, fk.arg.sq_entries);
+	ASSERT_EQ(0, fk.arg.cq_entries);
+	ASSERT_EQ(0, fk.arg.flags);
+	ASSERT_EQ(-1, fk.arg.eventfd);
+	ASSERT_EQ(0, fk.arg.idle_us);
 	queue_free(q);
 
 	q = NULL;
 	fk.bad_layout = true;
-	CHECK(ubfab_queue_create(dev, NULL, &q) == -EPROTO);
+	ASSERT_EQ(-EPROTO, ubfab_queue_create(dev, NULL, &q));
 	fk.bad_layout = false;
 	munmap(fk.ring, fk.arg.ring_size);
-	CHECK(!q);
-	return true;
+	ASSERT_EQ(NULL, q);
 }
 
-static const struct {
-	const char *name;
-	bool (*run)(void);
-} cases[] = {
-	{ "every prep helper writes the whole entry", test_prep },
-	{ "SQ and CQ indices wrap around 2^32", test_wrap },
-	{ "a stalled CQ gets the doorbell once emptied", test_cq_stall },
-	{ "polling queue: doorbell only on NEED_WAKEUP", test_poll },
-	{ "error state: submit says -EIO until reset", test_error },
-	{ "create: the ioctl's arguments, the layout's checks", test_create },
-};
-
-int main(void)
-{
-	size_t i;
-	int err;
-
-	printf("TAP version 13\n1..%zu\n", ARRAY_SIZE(cases));
-	err = ubfab_dev_open("npu7", &dev);
-	if (err) {
-		printf("Bail out! fake device: %s\n", strerror(-err));
-		return 1;
-	}
-	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		result(cases[i].run(), cases[i].name);
-	totals();
-	ubfab_dev_close(dev);
-	return failures ? 1 : 0;
-}
+TEST_HARNESS_MAIN

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ubfab fuzzer's NPU queue operations: QUEUE_CREATE with valid and
- * hostile parameters (a typed ioctl of fuzz_mem.c's table); entries written
+ * The fuzzer's NPU queue family: QUEUE_CREATE with valid and hostile
+ * parameters (a typed ioctl it adds, which the memory family's ioctl
+ * operation draws too, and an operation of its own); entries written
  * into the SQ ring, well formed from this process's allocations and
  * imports, mutated, or random bytes; scribbling on the ring's header words;
  * doorbells, completions reaped and checked, resets, hostile mappings and
@@ -23,14 +24,15 @@
 #include <poll.h>
 #include <pthread.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "fuzz.h"
+#include "family.h"
+#include "ioctl.h"
+#include "ubfab_test.h"
 
 /*
  * user_data of an entry this fuzzer built: a tag, the opcode, a 7-bit
@@ -75,80 +77,6 @@ static struct queue_rec *queue_of(struct worker *w, const struct op *op)
 	return &w->queues[op->slot % FUZZ_QUEUES];
 }
 
-static bool queue_empty(const struct queue_rec *q)
-{
-	return q->fd < 0 && !q->ring;
-}
-
-static void queue_unmap(struct queue_rec *q)
-{
-	if (q->ring)
-		munmap(q->ring, q->info.ring_size);
-	q->ring = NULL;
-}
-
-static void queue_close(struct queue_rec *q)
-{
-	if (q->fd >= 0)
-		close(q->fd);
-	q->fd = -1;
-}
-
-static void queue_clear(struct queue_rec *q)
-{
-	queue_unmap(q);
-	queue_close(q);
-}
-
-void queue_clear_all(struct worker *w)
-{
-	unsigned int i;
-
-	for (i = 0; i < FUZZ_QUEUES; i++)
-		queue_clear(&w->queues[i]);
-	if (w->eventfd >= 0)
-		close(w->eventfd);
-	w->eventfd = -1;
-}
-
-const struct slot *queue_file_slot(const struct worker *w, uint64_t n,
-				   const struct slot *dflt)
-{
-	const struct slot *found[FUZZ_QUEUES];
-	unsigned int i, j, count = 0;
-
-	for (i = 0; i < FUZZ_QUEUES; i++) {
-		for (j = 0; !queue_empty(&w->queues[i]) && j < FUZZ_SLOTS;
-		     j++) {
-			if (w->slots[j].kind == SLOT_DEV &&
-			    w->slots[j].file == w->queues[i].file) {
-				found[count++] = &w->slots[j];
-				break;
-			}
-		}
-	}
-	return count ? found[n % count] : dflt;
-}
-
-bool queue_held(const struct worker *w)
-{
-	unsigned int i;
-
-	for (i = 0; i < FUZZ_QUEUES; i++) {
-		if (!queue_empty(&w->queues[i]))
-			return true;
-	}
-	return false;
-}
-
-void queue_share(struct worker *w)
-{
-	unsigned int i;
-
-	for (i = 0; i < FUZZ_QUEUES; i++)
-		w->queues[i].shared = true;
-}
-
 /* A header word, which the other side writes at any time. */
 static uint32_t *ring_word(const struct queue_rec *q, uint32_t off)
 {
@@ -177,8 +105,8 @@ static const struct ubfab_cqe *cq_entry(const struct queue_rec *q,
 /* Creation */
 
 /* QUEUE_CREATE as an operation of its own: the typed ioctl's draws. */
-void queue_gen_create(struct rng *r, const struct fuzz_model *m,
-		      struct op *op)
+static void queue_gen_create(struct rng *r, const struct fuzz_model *m,
+			     struct op *op)
 {
 	unsigned int i;
 
@@ -201,8 +129,8 @@ static uint32_t pick_depth(uint64_t draw, unsigned int max_shift)
  * a[3]: which variant (below 10: well formed); a[4], a[5]: values. The
  * checks come in the order ubfab_queue_check_create() makes them.
  */
-void queue_create_build(struct worker *w, const struct slot *s,
-			const struct op *op, void *argp, int *set)
+static void queue_create_build(struct worker *w, const struct slot *s,
+			       const struct op *op, void *argp, int *set)
 {
 	struct ubfab_queue_create *a = argp;
 	uint64_t v = op->a[4];
@@ -370,8 +298,8 @@ static void queue_provide(struct worker *w, struct queue_rec *q,
  * A queue was made: it replaces the oldest (destroyed with whatever it
  * was doing) and gets its rings mapped and memory for its entries.
  */
-void queue_create_done(struct worker *w, const struct slot *s,
-		       const void *argp)
+static void queue_create_done(struct worker *w, const struct slot *s,
+			      const void *argp)
 {
 	const struct ubfab_queue_create *a = argp;
 	struct queue_rec *q = &w->queues[w->next_queue++ % FUZZ_QUEUES];
@@ -669,7 +597,7 @@ static uint32_t sq_room(struct queue_rec *q)
  * a[0]: the entries' seed; a[1]: how many; a[2]: doorbell mode; a[3]:
  * hostile entries among them; a[4]: reset a queue in error first.
  */
-void queue_gen_post(struct rng *r, const struct fuzz_model *m, struct op *op)
+static void queue_gen_post(struct rng *r, const struct fuzz_model *m, struct op *op)
 {
 	op->a[0] = rng_next(r);
 	op->a[1] = rng_chance(r, 10) ? POST_MAX : 1 + rng_below(r, 8);
@@ -678,7 +606,7 @@ void queue_gen_post(struct rng *r, const struct fuzz_model *m, struct op *op)
 	op->a[4] = rng_chance(r, 70);
 }
 
-void queue_run_post(struct worker *w, const struct op *op)
+static void queue_run_post(struct worker *w, const struct op *op)
 {
 	struct queue_rec *q = queue_of(w, op);
 	uint32_t n = op->a[1], room, i;
@@ -776,7 +704,7 @@ static bool check_cqe(struct worker *w, const struct queue_rec *q,
 				 (unsigned long long)index, c->status,
 				 c->__reserved,
 				 (unsigned long long)c->model_ns);
-	fuzz_count_cqe(w, c->status);
+	fuzz_tally(w, c->status);
 	if (!exact || !UD_IS_OURS(ud))
 		return true;
 	if (c->opcode != UD_OP(ud))
@@ -850,7 +778,7 @@ static bool reap(struct worker *w, struct queue_rec *q, uint32_t max,
 }
 
 /* a[0]: how many at most; a[1]: wait for them with poll() first. */
-void queue_run_reap(struct worker *w, const struct op *op)
+static void queue_run_reap(struct worker *w, const struct op *op)
 {
 	struct queue_rec *q = queue_of(w, op);
 	struct pollfd pfd = { .fd = q->fd, .events = POLLIN };
@@ -1000,7 +928,7 @@ static void remap_queue(struct worker *w, struct queue_rec *q, uint64_t how)
  * mapping, an ioctl the queue has not, read, write, lseek and fstat of
  * its descriptor.
  */
-void queue_run_ctl(struct worker *w, const struct op *op)
+static void queue_run_ctl(struct worker *w, const struct op *op)
 {
 	static const int rung[] = { FUZZ_OK, EIO, 0 };
 	struct queue_rec *q = queue_of(w, op);
@@ -1063,15 +991,6 @@ void queue_run_ctl(struct worker *w, const struct op *op)
 	}
 }
 
-/* Seconds since some fixed point. */
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /*
  * Posts a NOP asking for its completion, then reaps until it comes (the
  * doorbell rung each time round, as a stalled CQ needs): its status, or -1
@@ -1081,13 +1000,13 @@ static int probe(struct worker *w, struct queue_rec *q)
 {
 	static const int rung[] = { FUZZ_OK, EIO, 0 };
 	struct pollfd pfd = { .fd = q->fd, .events = POLLIN };
-	double deadline = now() + RESET_SECONDS;
+	int64_t deadline = now_ms() + RESET_SECONDS * 1000;
 	struct ubfab_sqe *e;
 	bool posted = false;
 	int status = -1;
 	long ret;
 
-	while (status < 0 && now() < deadline) {
+	while (status < 0 && now_ms() < deadline) {
 		if (!posted && sq_room(q)) {
 			e = sq_entry(q, q->sq_tail);
 			memset(e, 0, sizeof(*e));
@@ -1118,7 +1037,7 @@ static int probe(struct worker *w, struct queue_rec *q)
  * error when reset), with UBFAB_CQE_FLUSHED, and then after a second reset
  * with UBFAB_CQE_OK. a[0]: an argument (EINVAL) now and then.
  */
-void queue_run_reset(struct worker *w, const struct op *op)
+static void queue_run_reset(struct worker *w, const struct op *op)
 {
 	struct queue_rec *q = queue_of(w, op);
 	int round, status = -1;
@@ -1182,7 +1101,7 @@ static void *ring_racing(void *arg)
  * while another thread rings its doorbell (each ring works, EIO or
  * EBADF once the descriptor is gone).
  */
-void queue_run_destroy(struct worker *w, const struct op *op)
+static void queue_run_destroy(struct worker *w, const struct op *op)
 {
 	static const int rung[] = { FUZZ_OK, EIO, EBADF, 0 };
 	struct queue_rec *q = queue_of(w, op);
@@ -1227,3 +1146,43 @@ void queue_run_destroy(struct worker *w, const struct op *op)
 		break;
 	}
 }
+
+/* QUEUE_CREATE as an operation of its own, on a slot as drawn. */
+static void queue_run_create(struct worker *w, const struct op *op)
+{
+	fuzz_ioctl_run(w, &w->slots[op->slot], op);
+}
+
+static const struct fuzz_ioctl queue_ioctls[] = {
+	FUZZ_IOCTL("QUEUE_CREATE", UBFAB_IOCTL_QUEUE_CREATE, ubfab_queue_create,
+		   cq, 1, 0, queue_create_build, queue_create_done),
+};
+
+static const struct fuzz_op_type queue_ops[] = {
+	FUZZ_OP("q-create", 4, queue_gen_create, queue_run_create),
+	FUZZ_OP("q-post", 8, queue_gen_post, queue_run_post),
+	FUZZ_OP("q-reap", 4, NULL, queue_run_reap),
+	FUZZ_OP("q-ctl", 4, NULL, queue_run_ctl),
+	FUZZ_OP("q-reset", 2, NULL, queue_run_reset),
+	FUZZ_OP("q-destroy", 1, NULL, queue_run_destroy),
+};
+
+/* enum ubfab_cqe_status, for the summary's count of completions. */
+static const char *const cqe_names[] = {
+	"OK", "BAD_OPCODE", "BAD_ENTRY", "LOCAL_RANGE", "NO_IMPORT",
+	"REMOTE_RANGE", "ACCESS", "REVOKED", "NO_ROUTE", "TIMEOUT", "NOMEM",
+	"FLUSHED",
+};
+_Static_assert(ARRAY_SIZE(cqe_names) == UBFAB_CQE_FLUSHED + 1,
+	       "a name for each completion status");
+
+const struct fuzz_family fuzz_queue_family = {
+	.name = "NPU queues",
+	.ops = queue_ops,
+	.nr_ops = ARRAY_SIZE(queue_ops),
+	.ioctls = queue_ioctls,
+	.nr_ioctls = ARRAY_SIZE(queue_ioctls),
+	.tally = "completions",
+	.tally_names = cqe_names,
+	.nr_tally = ARRAY_SIZE(cqe_names),
+};

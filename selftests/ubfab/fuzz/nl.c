@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ubfab fuzzer's netlink operations: opening generic netlink sockets,
+ * The fuzzer's netlink family: opening generic netlink sockets,
  * generating requests to the "ubfab" family (valid ones, ones with exactly
  * one known defect, and garbage: random commands, flags, attribute types,
  * lengths and nesting, reserved header bits, batches, truncated tails),
@@ -23,7 +23,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "fuzz.h"
+#include "family.h"
 
 /*
  * The message type requests to the family are generated with; the family's
@@ -31,6 +31,65 @@
  * that an operation's bytes do not depend on it.
  */
 #define NL_FAMILY	0xfffe
+
+/* A netlink request: up to this many messages in one datagram. */
+#define NL_MSGS_MAX	3
+#define NL_REQ_MAX	1024
+
+/* What one message of a request must get back. */
+enum nl_expect {
+	NLX_OK,		/* success, and the objects the target names */
+	NLX_ERR,	/* exactly this error */
+	NLX_ANY,	/* success or an error of the family's documented set */
+	NLX_NONE,	/* nothing: the kernel drops it unanswered */
+};
+
+/* The object a valid request asks for, to check what comes back. */
+struct nl_target {
+	uint32_t eid;		/* ENTITY_GET, PORT_GET; UINT32_MAX: all */
+	uint32_t plane;		/* PORT_GET, PLANE_GET; UINT32_MAX: all */
+};
+
+struct nl_msgspec {
+	uint32_t seq;
+	uint8_t cmd;
+	bool request;	/* NLM_F_REQUEST */
+	bool dump;	/* both NLM_F_DUMP bits */
+	bool ack;	/* NLM_F_ACK */
+	enum nl_expect expect;
+	int err;	/* NLX_ERR: the positive errno */
+	struct nl_target target;
+	const char *what;	/* how the generator built it */
+};
+
+/**
+ * struct nl_request - one datagram of netlink messages and what they must get
+ * @buf: the bytes sent
+ * @len: their length
+ * @n: messages described in @msg (a dropped tail is not one of them)
+ * @msg: the messages
+ * @seq_base: their first sequence number, a multiple of 8
+ * @family_at: where the messages to the family start, whose type is sent
+ *	as the family's id (it changes with each load)
+ * @nfamily: how many
+ * @abandon: stop reading once the sentinel request is answered, leaving any
+ *	dump unfinished
+ */
+struct nl_request {
+	uint8_t buf[NL_REQ_MAX];
+	size_t len;
+	unsigned int n;
+	struct nl_msgspec msg[NL_MSGS_MAX];
+	uint32_t seq_base;
+	uint16_t family_at[NL_MSGS_MAX + 1];
+	unsigned int nfamily;
+	bool abandon;
+};
+
+/* An operation's request, in its data. */
+#define NL_REQUEST(op)	((struct nl_request *)(op)->data)
+_Static_assert(sizeof(struct nl_request) <= FUZZ_OP_DATA,
+	       "struct op has no room for a netlink request");
 
 /* Seconds a strictly checked socket waits for an answer. */
 #define NL_TIMEOUT	30
@@ -587,17 +646,19 @@ static void gen_garbage(struct rng *r, const struct fuzz_model *m,
 	msg_end(b, off);
 }
 
-void nl_gen_open(struct rng *r, const struct fuzz_model *m, struct op *op)
+static void nl_gen_open(struct rng *r, const struct fuzz_model *m,
+			struct op *op)
 {
 	op->a[0] = rng_below(r, 4);	/* NETLINK_EXT_ACK, NETLINK_CAP_ACK */
 	op->a[1] = rng_below(r, 3);	/* receive buffer */
 }
 
 /* Sequence numbers: 8 per operation, the last for the sentinel. */
-void nl_gen_request(struct rng *r, const struct fuzz_model *m, struct op *op)
+static void nl_gen_request(struct rng *r, const struct fuzz_model *m,
+			   struct op *op)
 {
 	uint32_t seq_base = (uint32_t)op->index << 3;
-	struct nl_request *req = &op->nl;
+	struct nl_request *req = NL_REQUEST(op);
 	struct mbuild b = { req->buf, 0, sizeof(req->buf), req };
 	struct nl_msgspec *ms;
 	unsigned int i, n = rng_chance(r, 85) ? 1 : 2 + rng_below(r, 2);
@@ -647,8 +708,9 @@ void nl_gen_request(struct rng *r, const struct fuzz_model *m, struct op *op)
 	req->abandon = rng_chance(r, 30);
 }
 
-void nl_describe(const struct nl_request *req, char *buf, size_t len)
+static void nl_describe(const struct op *op, char *buf, size_t len)
 {
+	const struct nl_request *req = NL_REQUEST(op);
 	const struct nl_msgspec *ms;
 	unsigned int i;
 	size_t n = 0;
@@ -1189,7 +1251,7 @@ static bool check_datagram(struct worker *w, const struct slot *s,
 
 static uint8_t rbuf[65536];
 
-void nl_exec_open(struct worker *w, const struct op *op)
+static void nl_exec_open(struct worker *w, const struct op *op)
 {
 	static const size_t rcvlens[] = { 8192, 16384, sizeof(rbuf) };
 	struct slot *s = &w->slots[op->slot];
@@ -1308,9 +1370,9 @@ static bool check_answer(struct worker *w, const struct track *t,
 	}
 }
 
-void nl_exec_request(struct worker *w, const struct op *op)
+static void nl_exec_request(struct worker *w, const struct op *op)
 {
-	const struct nl_request *req = &op->nl;
+	const struct nl_request *req = NL_REQUEST(op);
 	struct slot *s = &w->slots[op->slot];
 	struct track tr[NL_MSGS_MAX + 1] = { 0 };
 	struct nl_msgspec sentinel = {
@@ -1368,7 +1430,7 @@ void nl_exec_request(struct worker *w, const struct op *op)
 }
 
 /* Reads whatever waits on a socket: only a dump left running may. */
-void nl_exec_drain(struct worker *w, const struct op *op)
+static void nl_exec_drain(struct worker *w, const struct op *op)
 {
 	struct slot *s = &w->slots[op->slot];
 	long n;
@@ -1391,3 +1453,16 @@ void nl_exec_drain(struct worker *w, const struct op *op)
 			return;
 	}
 }
+
+static const struct fuzz_op_type nl_ops[] = {
+	FUZZ_OP("nl-open", 3, nl_gen_open, nl_exec_open),
+	{ "nl-request", 14, nl_gen_request, nl_exec_request, nl_describe },
+	FUZZ_OP("nl-drain", 1, NULL, nl_exec_drain),
+};
+
+const struct fuzz_family fuzz_nl_family = {
+	.name = "netlink",
+	.ops = nl_ops,
+	.nr_ops = ARRAY_SIZE(nl_ops),
+	.sockets = true,
+};

@@ -9,9 +9,9 @@
  *   fuzz [options]       one run as the options say, reported in KTAP
  *   fuzz_test --options  the same
  *
- * Both print "seed N" first. The engine is in fuzz.c, fuzz_mem.c,
- * fuzz_queue.c and fuzz_nl.c; Documentation/fuzzing.rst tells how to use
- * it.
+ * Both print "seed N" first. The engine and the op families are the other
+ * files of this folder (family.h says which is which);
+ * Documentation/fuzzing.rst tells how to use it.
  */
 #include <getopt.h>
 #include <stdlib.h>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ubfab fuzzer's memory operations: the entity device's ioctls, raw
- * (random and boundary command numbers, which the driver must refuse with
- * ENOTTY) and typed (allocate, free, export, unexport, import, unimport,
- * each built from what this process made and what other workers published,
- * with the size-prefix and field defects the ABI documents); mmap of
- * allocations and imports and of random offsets, lengths, protections and
- * flags; touching, mprotect, madvise and munmap of what is mapped; and the
- * events a device reads back.
+ * The fuzzer's memory family: the entity device's ioctls, raw (random and
+ * boundary command numbers, which the driver must refuse with ENOTTY) and
+ * typed (allocate, free, export, unexport, import, unimport, each built
+ * from what this process made and what other workers published, with the
+ * size-prefix and field defects the ABI documents; ioctl.c runs them);
+ * mmap of allocations and imports and of random offsets, lengths,
+ * protections and flags; touching, mprotect, madvise and munmap of what is
+ * mapped.
  *
  * Typed requests draw their choices when generated and are built from the
  * records when they run, so the sequence stays a function of the seed.
@@ -19,10 +19,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
-#include <linux/fiemap.h>
-#include <linux/fs.h>
-
-#include "fuzz.h"
+#include "family.h"
+#include "ioctl.h"
 
 #ifndef MAP_UNINITIALIZED
 #define MAP_UNINITIALIZED	0x4000000
@@ -31,55 +29,7 @@
 
 /* ------------------------------------------------------------------ */
 /* Typed ioctls */
-
-const struct mem_rec *find_rec(const struct mem_rec *recs, uint32_t file,
-			       uint64_t n)
-{
-	unsigned int i, count = 0;
-
-	for (i = 0; i < FUZZ_RECS; i++)
-		count += recs[i].file == file && recs[i].length;
-	if (!count)
-		return NULL;
-	n %= count;
-	for (i = 0; i < FUZZ_RECS; i++) {
-		if (recs[i].file == file && recs[i].length && !n--)
-			break;
-	}
-	return &recs[i];
-}
-
-/* The device slot that holds a file, or NULL. */
-static const struct slot *file_slot(const struct worker *w, uint32_t file)
-{
-	unsigned int i;
-
-	for (i = 0; i < FUZZ_SLOTS; i++) {
-		if (w->slots[i].kind == SLOT_DEV && w->slots[i].file == file)
-			return &w->slots[i];
-	}
-	return NULL;
-}
-
-/*
- * The slot of the n-th (modulo their number) record whose file a slot
- * still holds, or dflt when there is none: where a request about that
- * record must go.
- */
-static const struct slot *rec_slot(const struct worker *w,
-				   const struct mem_rec *recs, uint64_t n,
-				   const struct slot *dflt)
-{
-	const struct slot *s, *found[FUZZ_RECS];
-	unsigned int i, count = 0;
-
-	for (i = 0; i < FUZZ_RECS; i++) {
-		s = recs[i].length ? file_slot(w, recs[i].file) : NULL;
-		if (s)
-			found[count++] = s;
-	}
-	return count ? found[n % count] : dflt;
-}
+/* Typed ioctls */
 
 /* The n-th (modulo their number) mapping made, or NULL. */
 static struct map_rec *find_map(struct worker *w, uint64_t n)
@@ -122,22 +72,6 @@ static void forget(struct mem_rec *recs, const struct slot *s,
 			recs[i].length = 0;
 	}
 }
-
-/*
- * One typed command. build() fills the argument from op (its draws) and
- * the records, and the set of outcomes it may have; done() checks and
- * records what a successful one returned.
- */
-struct fuzz_ioctl {
-	const char *name;
-	unsigned int cmd;
-	unsigned int size;
-	unsigned int min_size;
-	size_t recs;	/* offsetof the records it works on; 0: none */
-	void (*build)(struct worker *w, const struct slot *s,
-		      const struct op *op, void *arg, int *set);
-	void (*done)(struct worker *w, const struct slot *s, const void *arg);
-};
 
 static uint64_t mem_size(const struct worker *w, const struct slot *s)
 {
@@ -383,68 +317,34 @@ static void unimport_done(struct worker *w, const struct slot *s,
 	forget(w->imports, s, a->mmap_offset);
 }
 
-#define TYPED(n, c, type, last, r, b, d) {				\
-	.name = n, .cmd = c, .size = sizeof(struct type),		\
-	.min_size = offsetof(struct type, last) +			\
-		    sizeof(((struct type *)0)->last),			\
-	.recs = r, .build = b, .done = d }
-
-/* The order matters to mem_gen_ioctl()'s weights. */
-static const struct fuzz_ioctl fuzz_ioctls[] = {
-	TYPED("MEM_ALLOC", UBFAB_IOCTL_MEM_ALLOC, ubfab_mem_alloc, offset,
-	      0, alloc_build, alloc_done),
-	TYPED("MEM_FREE", UBFAB_IOCTL_MEM_FREE, ubfab_mem_free, offset,
-	      offsetof(struct worker, allocs), free_build, free_done),
-	TYPED("SEG_EXPORT", UBFAB_IOCTL_SEG_EXPORT, ubfab_seg_export,
-	      token_id, offsetof(struct worker, allocs), export_build,
-	      export_done),
-	TYPED("SEG_UNEXPORT", UBFAB_IOCTL_SEG_UNEXPORT, ubfab_seg_unexport,
-	      token_id, offsetof(struct worker, exports), unexport_build,
-	      unexport_done),
-	TYPED("SEG_IMPORT", UBFAB_IOCTL_SEG_IMPORT, ubfab_seg_import,
-	      mmap_offset, 0, import_build, import_done),
-	TYPED("SEG_UNIMPORT", UBFAB_IOCTL_SEG_UNIMPORT, ubfab_seg_unimport,
-	      mmap_offset, offsetof(struct worker, imports), unimport_build,
-	      unimport_done),
-	TYPED("QUEUE_CREATE", UBFAB_IOCTL_QUEUE_CREATE, ubfab_queue_create,
-	      cq, 0, queue_create_build, queue_create_done),
+/* Weighted: what others build on comes more often. */
+static const struct fuzz_ioctl mem_ioctls[] = {
+	FUZZ_IOCTL("MEM_ALLOC", UBFAB_IOCTL_MEM_ALLOC, ubfab_mem_alloc, offset,
+		   3, 0, alloc_build, alloc_done),
+	FUZZ_IOCTL("MEM_FREE", UBFAB_IOCTL_MEM_FREE, ubfab_mem_free, offset,
+		   1, offsetof(struct worker, allocs), free_build, free_done),
+	FUZZ_IOCTL("SEG_EXPORT", UBFAB_IOCTL_SEG_EXPORT, ubfab_seg_export,
+		   token_id, 2, offsetof(struct worker, allocs), export_build,
+		   export_done),
+	FUZZ_IOCTL("SEG_UNEXPORT", UBFAB_IOCTL_SEG_UNEXPORT,
+		   ubfab_seg_unexport, token_id, 1,
+		   offsetof(struct worker, exports), unexport_build,
+		   unexport_done),
+	FUZZ_IOCTL("SEG_IMPORT", UBFAB_IOCTL_SEG_IMPORT, ubfab_seg_import,
+		   mmap_offset, 3, 0, import_build, import_done),
+	FUZZ_IOCTL("SEG_UNIMPORT", UBFAB_IOCTL_SEG_UNIMPORT,
+		   ubfab_seg_unimport, mmap_offset, 1,
+		   offsetof(struct worker, imports), unimport_build,
+		   unimport_done),
 };
-
-static const struct fuzz_ioctl *fuzz_ioctl_find(unsigned int cmd)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(fuzz_ioctls); i++) {
-		if (fuzz_ioctls[i].cmd == cmd)
-			return &fuzz_ioctls[i];
-	}
-	return NULL;
-}
-
-bool vfs_ioctl_cmd(unsigned int cmd)
-{
-	static const unsigned int vfs[] = {
-		FIOCLEX, FIONCLEX, FIONBIO, FIOASYNC, FIOQSIZE, FIFREEZE,
-		FITHAW, FS_IOC_FIEMAP, FIGETBSZ, FICLONE, FICLONERANGE,
-		FIDEDUPERANGE, FIONREAD, FS_IOC_GETFLAGS, FS_IOC_SETFLAGS,
-		FS_IOC_FSGETXATTR, FS_IOC_FSSETXATTR, _IOR(0x15, 0, char[16]),
-		_IOR(0x15, 1, char[129]),	/* GETFSUUID, GETFSSYSFSPATH */
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(vfs); i++) {
-		if (cmd == vfs[i])
-			return true;
-	}
-	return false;
-}
 
 /*
  * ioctl: a[0] command; a[1] argument kind (raw, modulo NR_ARGS) or size
  * defect (typed);
  * a[2] small argument value; a[3]-a[5] a typed command's draws.
  */
-void mem_gen_ioctl(struct rng *r, const struct fuzz_model *m, struct op *op)
+static void gen_ioctl(struct rng *r, const struct fuzz_model *m,
+		      struct op *op)
 {
 	static const unsigned int sizes[] = {
 		0, 1, 4, 8, 16, 24, 32, 64, 255, 4096, 0x3fff,
@@ -475,9 +375,8 @@ void mem_gen_ioctl(struct rng *r, const struct fuzz_model *m, struct op *op)
 			   rng_pick(r, sizes));
 		break;
 	default:
-		/* Weighted: what others build on comes more often. */
-		cmd = fuzz_ioctls[rng_pick(r, ((const uint8_t[]){
-			0, 0, 0, 1, 2, 2, 3, 4, 4, 4, 5, 6 }))].cmd;
+		/* A typed command of any family. */
+		cmd = fuzz_ioctl_pick(r);
 		break;
 	}
 	/* Leave the VFS's other commands (FIFREEZE, FS_IOC_SETFLAGS...) alone. */
@@ -490,108 +389,23 @@ void mem_gen_ioctl(struct rng *r, const struct fuzz_model *m, struct op *op)
 		op->a[i] = rng_next(r);
 }
 
-/*
- * The size-prefix defects (a[1], below 32): 28 below the first version's
- * size, 29 a larger structure with a zero tail (accepted), 30 one with a
- * nonzero tail, 31 a pointer that faults. Returns the argument pointer.
- */
-static void *typed_defect(struct worker *w, const struct fuzz_ioctl *t,
-			  const struct op *op, uint8_t *arg, int *set)
+/* ioctl (gen_ioctl()), through a file that made what the command is about. */
+static void run_ioctl(struct worker *w, const struct op *op)
 {
-	uint32_t *size = (uint32_t *)arg;
-
-	switch (op->a[1]) {
-	case 28:
-		*size = op->a[2] % 2 ? 0 : t->min_size - 1;
-		SET(set, EINVAL);
-		break;
-	case 29:
-		*size = t->size + 8 * (1 + op->a[2]);
-		break;
-	case 30:
-		*size = t->size + 8 * (1 + op->a[2]);
-		arg[*size - 1] = 0x5a;
-		SET(set, E2BIG);
-		break;
-	case 31:
-		SET(set, EFAULT);
-		return fuzz_arg_pointer(w, op->a[2] ? ARG_FAULT : ARG_KERNEL,
-					0);
-	default:
-		break;
-	}
-	return arg;
-}
-
-static void run_typed(struct worker *w, const struct slot *s,
-		      const struct op *op, const struct fuzz_ioctl *t)
-{
-	uint8_t *arg = fuzz_iobuf;
-	int set[8];
-	void *p;
-	long ret;
-
-	memset(arg, 0, 512);
-	*(uint32_t *)arg = t->size;
-	t->build(w, s, op, arg, set);
-	p = typed_defect(w, t, op, arg, set);
-	ret = ioctl(s->fd, t->cmd, p);
-	if (fuzz_expect_set(w, t->name, ret, errno, set) && !ret && t->done)
-		t->done(w, s, arg);
-}
-
-void mem_run_ioctl(struct worker *w, const struct op *op)
-{
-	static const int fioasync[] = { FUZZ_OK, ENOTTY, EFAULT, 0 };
 	const struct slot *s = &w->slots[op->slot];
 	unsigned int cmd = op->a[0];
 	const struct fuzz_ioctl *typed = fuzz_ioctl_find(cmd);
-	void *arg = fuzz_arg_pointer(w, op->a[1] % NR_ARGS, op->a[2]);
-	int fd = slot_fd(s), want;
-	long ret;
 
 	/* Mostly through a file that made something of the kind. */
-	if (typed && typed->recs && op->a[3] / 64 % 4) {
+	if (typed && typed->recs && op->a[3] / 64 % 4)
 		s = rec_slot(w, (const struct mem_rec *)((const char *)w +
 							 typed->recs),
 			     op->a[4], s);
-		fd = slot_fd(s);
-	}
 	/* Now and then memory or an import for a queue's entries. */
 	if ((cmd == UBFAB_IOCTL_MEM_ALLOC || cmd == UBFAB_IOCTL_SEG_IMPORT) &&
-	    op->a[3] / 64 % 3 == 0) {
+	    op->a[3] / 64 % 3 == 0)
 		s = queue_file_slot(w, op->a[4], s);
-		fd = slot_fd(s);
-	}
-	if (s->kind == SLOT_NL)
-		return fuzz_skip(w);
-	if (fd < 0 || s->kind == SLOT_PATH) {
-		ret = ioctl(fd, cmd, arg);
-		fuzz_expect(w, "ioctl", ret, errno, EBADF);
-		return;
-	}
-	if (typed)
-		return run_typed(w, s, op, typed);
-	memset(fuzz_iobuf, (int)op->a[2] * 0x55, 512);
-	if (cmd == FIONBIO)
-		*(int *)fuzz_iobuf = 1;	/* reads must never block */
-	ret = ioctl(fd, cmd, arg);
-	switch (cmd) {
-	case FIOCLEX:
-	case FIONCLEX:
-		want = 0;
-		break;
-	case FIONBIO:
-		want = arg == fuzz_iobuf ? 0 : EFAULT;
-		break;
-	case FIOASYNC:
-		fuzz_expect_set(w, "ioctl FIOASYNC", ret, errno, fioasync);
-		return;
-	default:
-		want = ENOTTY;	/* no command of the driver's */
-		break;
-	}
-	fuzz_expect(w, "ioctl", ret, errno, want);
+	fuzz_ioctl_run(w, s, op);
 }
 
 /* ------------------------------------------------------------------ */
@@ -608,7 +422,7 @@ enum { ADDR_ANY, ADDR_FIXED, ADDR_NOREPLACE };
  * a[3] flags, a[4] address, a[5] its offset in the scratch region; else of
  * a record: a[6] / 4 which one, a[7] the range and protection.
  */
-void mem_gen_mmap(struct rng *r, const struct fuzz_model *m, struct op *op)
+static void gen_mmap(struct rng *r, const struct fuzz_model *m, struct op *op)
 {
 	const uint64_t mem = m->entities[0].mem_size;
 	const uint64_t lens[] = {
@@ -662,7 +476,7 @@ void mem_gen_mmap(struct rng *r, const struct fuzz_model *m, struct op *op)
 	op->a[7] = rng_next(r);
 }
 
-void mem_restore_scratch(struct worker *w)
+static void restore_scratch(struct worker *w)
 {
 	if (mmap(w->scratch, SCRATCH_LEN, PROT_NONE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
@@ -781,7 +595,7 @@ static bool run_mmap_record(struct worker *w, const struct slot *s,
 	return true;
 }
 
-void mem_run_mmap(struct worker *w, const struct op *op)
+static void run_mmap(struct worker *w, const struct op *op)
 {
 	const struct slot *s = &w->slots[op->slot];
 	uint64_t len = op->a[0], off = op->a[1];
@@ -800,7 +614,7 @@ void mem_run_mmap(struct worker *w, const struct op *op)
 	if (p != MAP_FAILED)
 		munmap(p, len);
 	if (addr)
-		mem_restore_scratch(w);
+		restore_scratch(w);
 }
 
 /*
@@ -808,7 +622,7 @@ void mem_run_mmap(struct worker *w, const struct op *op)
  * region (a[1] offset, a[2] length, a[3] alignment); else mapping a[4]:
  * all of it, its first page or its last (a[5]).
  */
-void mem_run_munmap(struct worker *w, const struct op *op)
+static void run_munmap(struct worker *w, const struct op *op)
 {
 	struct map_rec *m = find_map(w, op->a[4]);
 	uint64_t off = op->a[1] % SCRATCH_LEN, len;
@@ -841,7 +655,7 @@ void mem_run_munmap(struct worker *w, const struct op *op)
 	ret = munmap((char *)w->scratch + off, len);
 	fuzz_expect(w, "munmap", ret, errno,
 		    (off & (PAGE - 1)) || !len ? EINVAL : 0);
-	mem_restore_scratch(w);
+	restore_scratch(w);
 }
 
 static sigjmp_buf touch_env;
@@ -855,7 +669,8 @@ static void on_fault(int sig)
 	raise(sig);
 }
 
-void mem_setup(void)
+/* Makes SIGBUS and SIGSEGV of touched mappings catchable. */
+static void mem_worker_init(struct worker *w)
 {
 	signal(SIGBUS, on_fault);
 	signal(SIGSEGV, on_fault);
@@ -866,7 +681,7 @@ void mem_setup(void)
  * of mapping a[0], page a[1], offset a[2]: it works, or gets SIGBUS when
  * the window was revoked, never anything else.
  */
-void mem_run_touch(struct worker *w, const struct op *op)
+static void run_touch(struct worker *w, const struct op *op)
 {
 	const struct map_rec *m = find_map(w, op->a[0]);
 	volatile uint8_t *p;
@@ -896,7 +711,7 @@ void mem_run_touch(struct worker *w, const struct op *op)
 }
 
 /* mprotect (a[1] % 4 < 3) or madvise of mapping a[0]; a[2] what to. */
-void mem_run_mprotect(struct worker *w, const struct op *op)
+static void run_mprotect(struct worker *w, const struct op *op)
 {
 	static const int prots[] = {
 		PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE, PROT_WRITE,
@@ -934,44 +749,19 @@ void mem_run_mprotect(struct worker *w, const struct op *op)
 /* ------------------------------------------------------------------ */
 /* Events */
 
-void mem_check_events(struct worker *w, const void *buf, size_t n)
-{
-	const struct ubfab_event *ev = buf;
-	size_t i;
+static const struct fuzz_op_type mem_ops[] = {
+	FUZZ_OP("ioctl", 20, gen_ioctl, run_ioctl),
+	FUZZ_OP("mmap", 8, gen_mmap, run_mmap),
+	FUZZ_OP("munmap", 3, NULL, run_munmap),
+	FUZZ_OP("touch", 6, NULL, run_touch),
+	FUZZ_OP("mprotect", 2, NULL, run_mprotect),
+};
 
-	if (n % sizeof(*ev)) {
-		fuzz_fail(w, "read %zu bytes: not whole events", n);
-		return;
-	}
-	for (i = 0; i < n / sizeof(*ev); i++, ev++) {
-		switch (ev->type) {
-		case UBFAB_EVENT_REVOKED:
-			if (ev->reason < UBFAB_REVOKE_UNEXPORT ||
-			    ev->reason > UBFAB_REVOKE_RESET ||
-			    ev->eid >= w->model->nr_entities ||
-			    !ev->token_id || ev->mmap_offset % PAGE)
-				break;
-			continue;
-		case UBFAB_EVENT_AUTH_FAILURE:
-			if (ev->reason || ev->eid >= w->model->nr_entities ||
-			    !ev->token_id || ev->mmap_offset)
-				break;
-			continue;
-		case UBFAB_EVENT_OVERFLOW:
-			if (ev->reason || !ev->mmap_offset)
-				break;
-			continue;
-		case UBFAB_EVENT_RESET:
-			if (ev->reason || ev->eid >= w->model->nr_entities ||
-			    ev->token_id || ev->mmap_offset % PAGE)
-				break;
-			continue;
-		default:
-			break;
-		}
-		fuzz_fail(w, "event %zu: type %u reason %u eid %u token %u offset %#llx",
-			  i, ev->type, ev->reason, ev->eid, ev->token_id,
-			  (unsigned long long)ev->mmap_offset);
-		return;
-	}
-}
+const struct fuzz_family fuzz_mem_family = {
+	.name = "memory, segments and mappings",
+	.ops = mem_ops,
+	.nr_ops = ARRAY_SIZE(mem_ops),
+	.ioctls = mem_ioctls,
+	.nr_ioctls = ARRAY_SIZE(mem_ioctls),
+	.worker_init = mem_worker_init,
+};
