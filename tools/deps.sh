@@ -18,7 +18,8 @@ Usage: tools/deps.sh [-h]
 
 Installs the Debian packages ubfab needs, the headers of the newest
 Debian 6.1, 6.12 and 6.12 PREEMPT_RT (rt-amd64) kernels, extracts their
-images (for the test VM), the kselftest harness and checkpatch (from
+images (for the test VM), the kselftest harness, checkpatch and the
+kernel's netlink spec tools (ynl-gen-c.py and the genetlink schemas; from
 linux-source-6.12) into the cache, and writes \$UBFAB_CACHE/env.mk and
 env.sh. Runs apt-get update only when something is missing. Log of apt's
 output: \$UBFAB_CACHE/deps.log.
@@ -47,6 +48,7 @@ PACKAGES=(
 	abigail-tools				# libubfab's ABI check (abidiff)
 	sparse perl				# make lint (sparse, checkpatch.pl)
 	python3-docutils			# make lint (Documentation/*.rst)
+	python3-yaml python3-jsonschema		# make check (tools/ynl/nlgen.py)
 	qemu-system-x86 busybox-static cpio	# the test VM and its initramfs
 	kmod xz-utils zstd			# depmod for the VM; unpacking kernels
 	bc flex bison libelf-dev libssl-dev pahole # building a debug kernel
@@ -56,7 +58,8 @@ PACKAGES=(
 # e.g. UBFAB_KVER_6_12_RT for the PREEMPT_RT kernel (make check-debug).
 KERNELS=("6.1 amd64" "6.12 amd64" "6.12 rt-amd64")
 
-# The kernel source that provides the kselftest harness and checkpatch.
+# The kernel source that provides the kselftest harness, checkpatch and the
+# netlink spec tools.
 SRC_PKG=linux-source-6.12
 
 DL=$UBFAB_CACHE/dl
@@ -230,8 +233,10 @@ ensure_kernel() {
 	fi
 }
 
-# Sets KSRC to the kernel source tarball, kept with the kselftest harness
-# and checkpatch extracted from it.
+# Sets KSRC to the kernel source tarball, kept with the kselftest harness,
+# checkpatch and the netlink spec tools extracted from it; the last keep the
+# source's layout under $UBFAB_CACHE/ynl (ynl-gen-c.py finds the schemas
+# by it).
 ensure_source() {
 	local ver stamp=$UBFAB_CACHE/src/$SRC_PKG.version old="" tmp deb top
 
@@ -241,7 +246,8 @@ ensure_source() {
 		KSRC=$UBFAB_CACHE/src/${SRC_PKG}_$old.tar.xz
 		if [ -e "$KSRC" ] &&
 		   [ -e "$UBFAB_CACHE/kselftest/kselftest_harness.h" ] &&
-		   [ -e "$UBFAB_CACHE/checkpatch/checkpatch.pl" ]; then
+		   [ -e "$UBFAB_CACHE/checkpatch/checkpatch.pl" ] &&
+		   [ -e "$UBFAB_CACHE/ynl/tools/net/ynl/ynl-gen-c.py" ]; then
 			step "kernel source: $SRC_PKG $old ok"
 			return
 		fi
@@ -262,11 +268,17 @@ ensure_source() {
 		"$top/scripts/checkpatch.pl" "$top/scripts/spelling.txt" \
 		"$top/scripts/const_structs.checkpatch" \
 		"$top/tools/testing/selftests/kselftest.h" \
-		"$top/tools/testing/selftests/kselftest_harness.h" ||
-		die "cannot extract kselftest and checkpatch from $SRC_PKG"
-	rm -rf "$UBFAB_CACHE/kselftest" "$UBFAB_CACHE/checkpatch"
+		"$top/tools/testing/selftests/kselftest_harness.h" \
+		"$top/tools/net/ynl/ynl-gen-c.py" "$top/tools/net/ynl/lib" \
+		--wildcards "$top/Documentation/netlink/genetlink*.yaml" ||
+		die "cannot extract kselftest, checkpatch and ynl from $SRC_PKG"
+	rm -rf "$UBFAB_CACHE/kselftest" "$UBFAB_CACHE/checkpatch" \
+		"$UBFAB_CACHE/ynl"
 	mv "$tmp/$top/tools/testing/selftests" "$UBFAB_CACHE/kselftest"
 	mv "$tmp/$top/scripts" "$UBFAB_CACHE/checkpatch"
+	mkdir -p "$UBFAB_CACHE/ynl/tools/net"
+	mv "$tmp/$top/tools/net/ynl" "$UBFAB_CACHE/ynl/tools/net/"
+	mv "$tmp/$top/Documentation" "$UBFAB_CACHE/ynl/"
 	rm -f "$UBFAB_CACHE/src/${SRC_PKG}_"*.tar.xz
 	mv "$tmp/usr/src/$SRC_PKG.tar.xz" "$KSRC"
 	printf '%s\n' "$ver" >"$stamp"
