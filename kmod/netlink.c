@@ -7,12 +7,15 @@
  * multicast group.
  *
  * Commands, attributes and errors are defined in include/uapi/linux/ubfab.h
- * and Documentation/netlink/ubfab.yaml. One fill function per object serves
- * both do and dump. The handlers run in parallel (parallel_ops) without a
- * lock of their own: the fabric's shape is immutable while the family is
- * registered, and states and counters are read with READ_ONCE() and
- * atomic64_read(). Segments change at any time; the dump reads each
- * entity's under its mem_lock.
+ * after Documentation/netlink/ubfab.yaml, the family's source. The
+ * policies, the operations, the multicast groups and the family itself are
+ * generated from the spec into netlink_gen.h, which declares the handlers
+ * this file defines. One fill function per object serves both do and dump.
+ * The handlers run in parallel (parallel_ops) without a lock of their own:
+ * the fabric's shape is immutable while the family is registered, and
+ * states and counters are read with READ_ONCE() and atomic64_read().
+ * Segments change at any time; the dump reads each entity's under its
+ * mem_lock.
  *
  * Port and plane states are written only here, under ubfab_nl_state_lock,
  * which also covers sending the notification: listeners see the changes
@@ -25,23 +28,13 @@
 
 #include "compat.h"
 #include "mem.h"
+#include "netlink_gen.h"
 
 /* Set before the family is registered, cleared after it is unregistered. */
 static struct ubfab_fabric *ubfab_nl_fabric;
 
-static struct genl_family ubfab_nl_family;
-
 /* Serializes state changes with their notifications. */
 static DEFINE_MUTEX(ubfab_nl_state_lock);
-
-/* Multicast groups, indexed by these ids (offsets in the family's). */
-enum {
-	UBFAB_NL_MCGRP_EVENTS,
-};
-
-static const struct genl_multicast_group ubfab_nl_mcgrps[] = {
-	[UBFAB_NL_MCGRP_EVENTS] = { .name = UBFAB_MCGRP_EVENTS },
-};
 
 typedef int (*ubfab_nl_fill_t)(struct sk_buff *skb, const void *obj);
 
@@ -237,8 +230,7 @@ static void ubfab_nl_notify(u8 cmd, ubfab_nl_fill_t fill, const void *obj)
 		nlmsg_free(msg);
 		return;
 	}
-	genlmsg_multicast_allns(&ubfab_nl_family, msg, 0,
-				UBFAB_NL_MCGRP_EVENTS);
+	genlmsg_multicast_allns(&ubfab_nl_family, msg, 0, UBFAB_NLGRP_EVENTS);
 }
 
 /*
@@ -529,103 +521,6 @@ static int ubfab_nl_seg_get_dumpit(struct sk_buff *skb,
 	cb->args[1] = 0;
 	return skb->len;
 }
-
-static const struct nla_policy ubfab_nl_entity_policy[UBFAB_A_ENTITY_NAME + 1] = {
-	[UBFAB_A_ENTITY_EID] = { .type = NLA_U32 },
-	[UBFAB_A_ENTITY_NAME] = { .type = NLA_NUL_STRING,
-				  .len = UBFAB_NAME_MAX - 1 },
-};
-
-static const struct nla_policy ubfab_nl_port_policy[UBFAB_A_PORT_PLANE + 1] = {
-	[UBFAB_A_PORT_EID] = { .type = NLA_U32 },
-	[UBFAB_A_PORT_PLANE] = { .type = NLA_U32 },
-};
-
-static const struct nla_policy ubfab_nl_port_set_policy[UBFAB_A_PORT_STATE + 1] = {
-	[UBFAB_A_PORT_EID] = { .type = NLA_U32 },
-	[UBFAB_A_PORT_PLANE] = { .type = NLA_U32 },
-	[UBFAB_A_PORT_STATE] = { .type = NLA_U32 },
-};
-
-static const struct nla_policy ubfab_nl_plane_policy[UBFAB_A_PLANE_ID + 1] = {
-	[UBFAB_A_PLANE_ID] = { .type = NLA_U32 },
-};
-
-static const struct nla_policy ubfab_nl_plane_set_policy[UBFAB_A_PLANE_STATE + 1] = {
-	[UBFAB_A_PLANE_ID] = { .type = NLA_U32 },
-	[UBFAB_A_PLANE_STATE] = { .type = NLA_U32 },
-};
-
-static const struct nla_policy ubfab_nl_seg_policy[UBFAB_A_SEG_EID + 1] = {
-	[UBFAB_A_SEG_EID] = { .type = NLA_U32 },
-};
-
-static const struct genl_ops ubfab_nl_ops[] = {
-	{
-		.cmd = UBFAB_CMD_FABRIC_GET,
-		.doit = ubfab_nl_fabric_get_doit,
-	},
-	{
-		.cmd = UBFAB_CMD_ENTITY_GET,
-		.doit = ubfab_nl_entity_get_doit,
-		.dumpit = ubfab_nl_entity_get_dumpit,
-		.policy = ubfab_nl_entity_policy,
-		.maxattr = ARRAY_SIZE(ubfab_nl_entity_policy) - 1,
-	},
-	{
-		.cmd = UBFAB_CMD_PORT_GET,
-		.doit = ubfab_nl_port_get_doit,
-		.dumpit = ubfab_nl_port_get_dumpit,
-		.policy = ubfab_nl_port_policy,
-		.maxattr = ARRAY_SIZE(ubfab_nl_port_policy) - 1,
-	},
-	{
-		.cmd = UBFAB_CMD_PLANE_GET,
-		.doit = ubfab_nl_plane_get_doit,
-		.dumpit = ubfab_nl_plane_get_dumpit,
-		.policy = ubfab_nl_plane_policy,
-		.maxattr = ARRAY_SIZE(ubfab_nl_plane_policy) - 1,
-	},
-	{
-		.cmd = UBFAB_CMD_SEG_GET,
-		.dumpit = ubfab_nl_seg_get_dumpit,
-		.policy = ubfab_nl_seg_policy,
-		.maxattr = ARRAY_SIZE(ubfab_nl_seg_policy) - 1,
-	},
-	{
-		.cmd = UBFAB_CMD_ENTITY_RESET,
-		.doit = ubfab_nl_entity_reset_doit,
-		.policy = ubfab_nl_entity_policy,
-		.maxattr = ARRAY_SIZE(ubfab_nl_entity_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = UBFAB_CMD_PORT_SET,
-		.doit = ubfab_nl_port_set_doit,
-		.policy = ubfab_nl_port_set_policy,
-		.maxattr = ARRAY_SIZE(ubfab_nl_port_set_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = UBFAB_CMD_PLANE_SET,
-		.doit = ubfab_nl_plane_set_doit,
-		.policy = ubfab_nl_plane_set_policy,
-		.maxattr = ARRAY_SIZE(ubfab_nl_plane_set_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-};
-
-static struct genl_family ubfab_nl_family = {
-	.name = UBFAB_GENL_NAME,
-	.version = UBFAB_GENL_VERSION,
-	.module = THIS_MODULE,
-	.netnsok = true,
-	.parallel_ops = true,
-	.ops = ubfab_nl_ops,
-	.n_ops = ARRAY_SIZE(ubfab_nl_ops),
-	.mcgrps = ubfab_nl_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(ubfab_nl_mcgrps),
-};
 
 /**
  * ubfab_netlink_init() - register the family for a built fabric

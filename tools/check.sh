@@ -4,8 +4,9 @@
 # tools/check.sh - `make check` and `make check-debug`: builds, runs the
 # lint, the host-side tests and the selftests in VMs, and sums the results.
 #
-# `make check` runs the stock checks (build for 6.1 and 6.12, lint, host
-# tests, selftests in a VM on 6.1 and on 6.12) and then the debug checks;
+# `make check` runs the stock checks (build for 6.1 and 6.12, lint, the
+# netlink spec against the files made from it, host tests, selftests in a
+# VM on 6.1 and on 6.12) and then the debug checks;
 # `make check-debug` (-d) runs only the debug checks: the debug kernel
 # (tools/debug-kernel.sh: KASAN, KFENCE, UBSAN, lockdep, kmemleak, KUnit),
 # the selftests on it with a kmemleak scan after unloading, the module's
@@ -16,14 +17,15 @@
 # The host tests are tools/ubctl/tests/host.sh and every lib/tests program
 # (one KTAP run each).
 #
-# Owns the counting rules: each build, the lint and the debug kernel's
-# build count as one test each; a KTAP run counts its last "# Totals:" line
-# (xfail as passed, xpass and error as failed); a run without one, or one
-# whose runner failed although its Totals report no failure (dirty kernel
-# log, crash, time limit), counts one more failure. KUnit suites run at
-# every load of the module, so each suite in a VM's kernel log counts once:
-# its run with the most failures. The last line of the output is
-# "N passed, N failed, N skipped"; the exit status is 1 on any failure.
+# Owns the counting rules: each build, the lint, the netlink spec check and
+# the debug kernel's build count as one test each; a KTAP run counts its
+# last "# Totals:" line (xfail as passed, xpass and error as failed); a run
+# without one, or one whose runner failed although its Totals report no
+# failure (dirty kernel log, crash, time limit), counts one more failure.
+# KUnit suites run at every load of the module, so each suite in a VM's
+# kernel log counts once: its run with the most failures. The last line of
+# the output is "N passed, N failed, N skipped"; the exit status is 1 on
+# any failure.
 
 set -euo pipefail
 
@@ -244,6 +246,11 @@ stock_checks() {
 	echo "check: lint"
 	tools/lint.sh || rc=$?
 	count_step lint "$rc"
+
+	echo "check: netlink spec (tools/ynl/nlgen.py --check)"
+	rc=0
+	tools/ynl/nlgen.py --check || rc=$?
+	count_step "netlink spec" "$rc"
 
 	if [ -x "$host" ]; then
 		echo "check: host tests ($host)"

@@ -4,8 +4,10 @@
  *
  * This header is the only contract between ubfab.ko and user space. It holds
  * the generic netlink control plane: the family, its commands and the
- * attribute sets they carry. Documentation/netlink/ubfab.yaml describes the
- * same family in the kernel's netlink spec format.
+ * attribute sets they carry. Their source is Documentation/netlink/ubfab.yaml:
+ * the declarations from UBFAB_GENL_NAME to UBFAB_MCGRP_EVENTS are what the
+ * kernel's ynl-gen-c.py makes of it (comments and blank space aside), which
+ * `make check` verifies (tools/ynl/nlgen.py --check).
  *
  * Entities
  *   An entity is a UB endpoint: an NPU die or a CPU. Each has an EID (its
@@ -46,9 +48,6 @@
 #define UBFAB_GENL_NAME		"ubfab"
 #define UBFAB_GENL_VERSION	1
 
-/* Multicast group of the state-change and reset notifications. */
-#define UBFAB_MCGRP_EVENTS	"events"
-
 /* Longest entity name, including the terminating NUL. */
 #define UBFAB_NAME_MAX		16
 
@@ -59,7 +58,7 @@
  */
 enum ubfab_entity_kind {
 	UBFAB_ENTITY_NPU = 1,
-	UBFAB_ENTITY_CPU = 2,
+	UBFAB_ENTITY_CPU,
 };
 
 /**
@@ -68,8 +67,8 @@ enum ubfab_entity_kind {
  * @UBFAB_STATE_UP: carries traffic
  */
 enum ubfab_state {
-	UBFAB_STATE_DOWN = 0,
-	UBFAB_STATE_UP = 1,
+	UBFAB_STATE_DOWN,
+	UBFAB_STATE_UP,
 };
 
 /*
@@ -223,6 +222,9 @@ enum {
 	__UBFAB_CMD_MAX,
 	UBFAB_CMD_MAX = (__UBFAB_CMD_MAX - 1)
 };
+
+/* Multicast group of the state-change and reset notifications. */
+#define UBFAB_MCGRP_EVENTS	"events"
 
 /*
  * Entity memory and segments (ioctls on an entity's device)
