@@ -63,17 +63,6 @@ struct libubfab_attrset {
 	size_t nfields;
 };
 
-/*
- * Policies for the attribute types of the ubfab family. Fixed-size
- * attributes must have exactly their size; strings must be NUL-terminated
- * and fit a UBFAB_NAME_MAX buffer.
- */
-#define LIBUBFAB_POLICY_U32	{ .type = NLA_U32, .minlen = 4, .maxlen = 4 }
-#define LIBUBFAB_POLICY_U64	{ .type = NLA_U64, .minlen = 8, .maxlen = 8 }
-#define LIBUBFAB_POLICY_NAME \
-	{ .type = NLA_STRING, .minlen = 1, .maxlen = UBFAB_NAME_MAX }
-#define LIBUBFAB_POLICY_NEST	{ .type = NLA_NESTED }
-
 /**
  * libubfab_decode() - copy the attributes of one set into a struct
  * @set: the attribute set

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libubfab queries of the fabric and its objects: the attribute sets of the
- * "ubfab" family (policies and where each attribute lands in the public
- * structs), and the get and dump calls for fabric, entities, ports,
- * planes and segments, with the entity calls' versions for programs built
- * against libubfab 1.0; the commands that change the fabric (port and
- * plane states, entity reset) and the decoding of the events that announce
- * those changes.
+ * "ubfab" family (where each attribute lands in the public structs; their
+ * policies, generated from the spec, are in policy_gen.h), and the get and
+ * dump calls for fabric, entities, ports, planes and segments, with the
+ * entity calls' versions for programs built against libubfab 1.0; the
+ * commands that change the fabric (port and plane states, entity reset)
+ * and the decoding of the events that announce those changes.
  */
 #include <errno.h>
 #include <string.h>
@@ -14,6 +14,7 @@
 #include <netlink/genl/genl.h>
 
 #include "internal.h"
+#include "policy_gen.h"
 
 /* A required attribute stored in member @m of struct @type. */
 #define FIELD(a, type, m) \
@@ -33,21 +34,6 @@ _Static_assert(UBFAB_A_FABRIC_MAX <= LIBUBFAB_MAXATTR &&
 	       "LIBUBFAB_MAXATTR too small for an attribute set");
 
 /* Attribute set "fabric" */
-
-static const struct nla_policy fabric_policy[UBFAB_A_FABRIC_MAX + 1] = {
-	[UBFAB_A_FABRIC_PROFILE]	= LIBUBFAB_POLICY_NAME,
-	[UBFAB_A_FABRIC_NODES]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_FABRIC_CHIPS_PER_NODE]	= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_FABRIC_DIES_PER_CHIP]	= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_FABRIC_CPUS_PER_NODE]	= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_FABRIC_PLANES]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_FABRIC_L2_PER_PLANE]	= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_FABRIC_NPUS]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_FABRIC_CPUS]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_FABRIC_NPU_MEM]	= LIBUBFAB_POLICY_U64,
-	[UBFAB_A_FABRIC_CPU_MEM]	= LIBUBFAB_POLICY_U64,
-	[UBFAB_A_FABRIC_SETUP_NS]	= LIBUBFAB_POLICY_U64,
-};
 
 #define FABRIC(a, m) \
 	FIELD(UBFAB_A_FABRIC_##a, struct ubfab_fabric_info, m)
@@ -74,19 +60,6 @@ static const struct libubfab_attrset fabric_set =
  * kernels before memory semantics do not report auth failures.
  */
 
-static const struct nla_policy entity_policy[UBFAB_A_ENTITY_MAX + 1] = {
-	[UBFAB_A_ENTITY_EID]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_ENTITY_NAME]		= LIBUBFAB_POLICY_NAME,
-	[UBFAB_A_ENTITY_KIND]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_ENTITY_NODE]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_ENTITY_CHIP]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_ENTITY_DIE]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_ENTITY_SOCKET]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_ENTITY_MEM_SIZE]	= LIBUBFAB_POLICY_U64,
-	[UBFAB_A_ENTITY_PORTS]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_ENTITY_AUTH_FAILURES]	= LIBUBFAB_POLICY_U64,
-};
-
 #define ENTITY(a, m) \
 	FIELD(UBFAB_A_ENTITY_##a, struct ubfab_entity_info, m)
 static const struct libubfab_field entity_fields[] = {
@@ -111,14 +84,6 @@ static const struct libubfab_attrset entity_set =
 
 /* Attribute set "stats", nested in ports and planes. */
 
-static const struct nla_policy stats_policy[UBFAB_A_STATS_MAX + 1] = {
-	[UBFAB_A_STATS_TX_BYTES]	= LIBUBFAB_POLICY_U64,
-	[UBFAB_A_STATS_RX_BYTES]	= LIBUBFAB_POLICY_U64,
-	[UBFAB_A_STATS_TX_OPS]		= LIBUBFAB_POLICY_U64,
-	[UBFAB_A_STATS_RX_OPS]		= LIBUBFAB_POLICY_U64,
-	[UBFAB_A_STATS_ERRORS]		= LIBUBFAB_POLICY_U64,
-};
-
 #define STATS(a, m) \
 	FIELD(UBFAB_A_STATS_##a, struct ubfab_stats, m)
 static const struct libubfab_field stats_fields[] = {
@@ -134,13 +99,6 @@ static const struct libubfab_attrset stats_set =
 
 /* Attribute set "port" */
 
-static const struct nla_policy port_policy[UBFAB_A_PORT_MAX + 1] = {
-	[UBFAB_A_PORT_EID]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_PORT_PLANE]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_PORT_STATE]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_PORT_STATS]		= LIBUBFAB_POLICY_NEST,
-};
-
 #define PORT(a, m) \
 	FIELD(UBFAB_A_PORT_##a, struct ubfab_port_info, m)
 static const struct libubfab_field port_fields[] = {
@@ -155,16 +113,6 @@ static const struct libubfab_attrset port_set =
 	ATTRSET(UBFAB_A_PORT_MAX, port_policy, port_fields);
 
 /* Attribute set "plane" */
-
-static const struct nla_policy plane_policy[UBFAB_A_PLANE_MAX + 1] = {
-	[UBFAB_A_PLANE_ID]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_PLANE_STATE]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_PLANE_L1_SWITCHES]	= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_PLANE_L2_SWITCHES]	= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_PLANE_PORTS]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_PLANE_PORTS_UP]	= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_PLANE_STATS]		= LIBUBFAB_POLICY_NEST,
-};
 
 #define PLANE(a, m) \
 	FIELD(UBFAB_A_PLANE_##a, struct ubfab_plane_info, m)
@@ -183,16 +131,6 @@ static const struct libubfab_attrset plane_set =
 	ATTRSET(UBFAB_A_PLANE_MAX, plane_policy, plane_fields);
 
 /* Attribute set "seg" */
-
-static const struct nla_policy seg_policy[UBFAB_A_SEG_MAX + 1] = {
-	[UBFAB_A_SEG_EID]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_SEG_TOKEN_ID]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_SEG_OFFSET]		= LIBUBFAB_POLICY_U64,
-	[UBFAB_A_SEG_LENGTH]		= LIBUBFAB_POLICY_U64,
-	[UBFAB_A_SEG_RIGHTS]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_SEG_IMPORTS]		= LIBUBFAB_POLICY_U32,
-	[UBFAB_A_SEG_PID]		= LIBUBFAB_POLICY_U32,
-};
 
 #define SEG(a, m) \
 	FIELD(UBFAB_A_SEG_##a, struct ubfab_seg_info, m)

@@ -4,7 +4,8 @@
 
 Owns what is made of Documentation/netlink/ubfab.yaml, the family's spec:
 writes kmod/netlink_gen.h (the kernel's request policies, operations,
-multicast groups and family), and checks the netlink block of include/uapi/linux/ubfab.h
+multicast groups and family) and lib/policy_gen.h (the library's reply
+policies), and checks the netlink block of include/uapi/linux/ubfab.h
 against what the kernel's own ynl-gen-c.py --mode uapi makes of the spec;
 ynl-gen-c.py validates the spec against the kernel's genetlink-c schema
 on the way.
@@ -25,10 +26,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 SPEC = 'Documentation/netlink/ubfab.yaml'
 UAPI = 'include/uapi/linux/ubfab.h'
 KERNEL_OUT = 'kmod/netlink_gen.h'
+LIB_OUT = 'lib/policy_gen.h'
 
 USAGE_EPILOG = f"""\
-Without --check, rewrites {KERNEL_OUT} where it differs from what
-the spec gives. Either way, compares the netlink block of
+Without --check, rewrites {KERNEL_OUT} and {LIB_OUT} where they differ
+from what the spec gives. Either way, compares the netlink block of
 {UAPI} with ynl-gen-c.py's output (comments and blank space aside); that
 block is kept by hand. Exit status 1 on any difference.
 
@@ -247,6 +249,68 @@ def render_kernel(family):
     return '\n'.join(out) + '\n'
 
 
+LIB_HEAD = """\
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+""" + GENERATED + """
+ *
+ * libubfab's policies of the family's attribute sets, for the replies and
+ * notifications it parses: every attribute but the pads. Included by
+ * topo.c only.
+ */
+#ifndef LIBUBFAB_POLICY_GEN_H
+#define LIBUBFAB_POLICY_GEN_H
+
+#include <linux/ubfab.h>
+#include <netlink/attr.h>
+
+/*
+ * What libubfab accepts of each type: a u32 or u64 of exactly its size, a
+ * string with its NUL within max bytes, a nest (parsed with its own set).
+ */
+#define LIBUBFAB_POLICY_U32	{ .type = NLA_U32, .minlen = 4, .maxlen = 4 }
+#define LIBUBFAB_POLICY_U64	{ .type = NLA_U64, .minlen = 8, .maxlen = 8 }
+#define LIBUBFAB_POLICY_STRING(max) \\
+	{ .type = NLA_STRING, .minlen = 1, .maxlen = (max) }
+#define LIBUBFAB_POLICY_NEST	{ .type = NLA_NESTED }"""
+
+
+def lib_policy(family, attr):
+    """The policy of a reply attribute in libubfab, for the types its
+    decoder (lib/attr.c) knows."""
+    if attr['type'] in ('u32', 'u64', 'nest'):
+        return f"LIBUBFAB_POLICY_{c_upper(attr['type'])}"
+    if attr['type'] == 'string':
+        limit = family.max_len(attr)
+        if not limit:
+            raise SpecError(f"{attr['name']}: libubfab copies strings into "
+                            'fixed buffers: give it a max-len')
+        return f'LIBUBFAB_POLICY_STRING({limit[1]})'
+    raise SpecError(f"{attr['name']}: libubfab decodes no {attr['type']}")
+
+
+def render_lib(family):
+    out = [LIB_HEAD]
+    entries = {set_name: [(f'\t[{family.attr_enum(set_name, attr)}]',
+                           lib_policy(family, attr))
+                          for attr in aset['attributes']
+                          if attr['type'] != 'pad']
+               for set_name, aset in family.sets.items()}
+    # the values in one column, as far right as the longest name needs
+    col = max(columns(name) for set_entries in entries.values()
+              for name, _ in set_entries) // 8 * 8 + 8
+    for set_name, set_entries in entries.items():
+        out += ['', f'/* Attribute set "{set_name}" */',
+                f'static const struct nla_policy {c_lower(set_name)}_policy'
+                f'[{family.set_max(set_name)} + 1] = {{']
+        for name, policy in set_entries:
+            tabs = (col - columns(name) + 7) // 8
+            out.append(name + '\t' * tabs + f'= {policy},')
+        out.append('};')
+    out += ['', '#endif /* LIBUBFAB_POLICY_GEN_H */']
+    return '\n'.join(out) + '\n'
+
+
 def tokens(text):
     """C tokens of text, comments dropped."""
     text = re.sub(r'/\*.*?\*/|//[^\n]*', ' ', text, flags=re.S)
@@ -353,7 +417,7 @@ def update(path, text, check):
 
 def main():
     parser = argparse.ArgumentParser(
-        description=f'Generates {KERNEL_OUT} from {SPEC} and '
+        description=f'Generates {KERNEL_OUT} and {LIB_OUT} from {SPEC} and '
         f'checks the netlink block of {UAPI} against it.',
         epilog=USAGE_EPILOG, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument('--check', action='store_true',
@@ -371,12 +435,13 @@ def main():
     try:
         family = Family(os.path.join(ROOT, SPEC))
         same = [update(KERNEL_OUT, render_kernel(family), args.check),
+                update(LIB_OUT, render_lib(family), args.check),
                 check_uapi(ynl, family)]
     except SpecError as e:
         print(f'nlgen: {e}', file=sys.stderr)
         return 1
     if all(same):
-        print(f'nlgen: {KERNEL_OUT} and {UAPI} agree with {SPEC}')
+        print(f'nlgen: {KERNEL_OUT}, {LIB_OUT} and {UAPI} agree with {SPEC}')
         return 0
     return 1
 
