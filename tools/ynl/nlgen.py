@@ -29,10 +29,13 @@ KERNEL_OUT = 'kmod/netlink_gen.h'
 LIB_OUT = 'lib/policy_gen.h'
 
 USAGE_EPILOG = f"""\
-Without --check, rewrites {KERNEL_OUT} and {LIB_OUT} where they differ
-from what the spec gives. Either way, compares the netlink block of
-{UAPI} with ynl-gen-c.py's output (comments and blank space aside); that
-block is kept by hand. Exit status 1 on any difference.
+Without --check, rewrites the generated files where they differ from what
+the spec gives. Either way, compares the netlink block of the uAPI header,
+which is kept by hand, with what the kernel's ynl-gen-c.py --mode uapi
+makes of the spec (validating it), comments and blank space aside.
+
+Exit status: 0 when all agree; 1 on any difference, or when the spec is
+invalid or has what this script cannot render; 2 without ynl-gen-c.py.
 
 Environment:
   UBFAB_CACHE  tools/deps.sh's cache (default ~/.cache/ubfab), whose ynl/
@@ -417,8 +420,8 @@ def update(path, text, check):
 
 def main():
     parser = argparse.ArgumentParser(
-        description=f'Generates {KERNEL_OUT} and {LIB_OUT} from {SPEC} and '
-        f'checks the netlink block of {UAPI} against it.',
+        description=f'Writes {KERNEL_OUT} and {LIB_OUT} from {SPEC}\n'
+        f'and checks the netlink block of {UAPI} against it.',
         epilog=USAGE_EPILOG, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument('--check', action='store_true',
                         help='write nothing: exit 1 if a generated file '
