@@ -13,13 +13,12 @@ on the way.
 
 import argparse
 import difflib
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 import tempfile
-
-import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -35,12 +34,16 @@ which is kept by hand, with what the kernel's ynl-gen-c.py --mode uapi
 makes of the spec (validating it), comments and blank space aside.
 
 Exit status: 0 when all agree; 1 on any difference, or when the spec is
-invalid or has what this script cannot render; 2 without ynl-gen-c.py.
+invalid or has what this script cannot render; 2 when ynl-gen-c.py or a
+Python module it needs is missing.
 
 Environment:
   UBFAB_CACHE  tools/deps.sh's cache (default ~/.cache/ubfab), whose ynl/
                holds the kernel source's ynl-gen-c.py and genetlink schemas
 """
+
+# The Debian packages of the modules this script and ynl-gen-c.py import.
+PACKAGES = {'yaml': 'python3-yaml', 'jsonschema': 'python3-jsonschema'}
 
 SCALARS = ('u8', 'u16', 'u32', 'u64', 's8', 's16', 's32', 's64')
 
@@ -89,6 +92,8 @@ class Family:
     """The parts of the spec the generated headers are made of."""
 
     def __init__(self, path):
+        import yaml  # here, so that main() can name its missing package
+
         with open(path, encoding='utf-8') as f:
             self.spec = yaml.safe_load(f)
         self.name = self.spec['name']
@@ -428,11 +433,17 @@ def main():
                         'is not what the spec gives')
     args = parser.parse_args()
 
+    missing = [pkg for mod, pkg in PACKAGES.items()
+               if not importlib.util.find_spec(mod)]
+    if missing:
+        print(f"nlgen: install the Debian packages {' '.join(missing)} "
+              '(or run `make deps`)', file=sys.stderr)
+        return 2
     cache = os.environ.get('UBFAB_CACHE',
                            os.path.expanduser('~/.cache/ubfab'))
     ynl = os.path.join(cache, 'ynl')
     if not os.path.exists(os.path.join(ynl, 'tools/net/ynl/ynl-gen-c.py')):
-        print(f'nlgen: no ynl-gen-c.py in {ynl}: run tools/deps.sh',
+        print(f'nlgen: no ynl-gen-c.py in {ynl}: run `make deps`',
               file=sys.stderr)
         return 2
     try:
