@@ -132,9 +132,12 @@ static u32 ubfab_engine_cq_room(struct ubfab_queue *q)
  * Write the completion of @ex, not yet published
  * (ubfab_engine_publish_cq()); ubfab_engine_cq_room() said there is room.
  * Everything it says, the entry's modeled time included, comes from @ex.
+ * This and ubfab_engine_fetch() run for every entry of a burst: inline,
+ * as under QEMU TCG every call and return costs a lookup of the next
+ * translated block (xfer.c).
  */
-static void ubfab_engine_write_cqe(struct ubfab_queue *q,
-				   const struct ubfab_exec *ex)
+static __always_inline void
+ubfab_engine_write_cqe(struct ubfab_queue *q, const struct ubfab_exec *ex)
 {
 	struct ubfab_cqe *cqe = &q->cqes[q->cq_tail & q->cq_mask];
 
@@ -150,7 +153,7 @@ static void ubfab_engine_write_cqe(struct ubfab_queue *q,
 }
 
 /* Let user space see the completions written so far. */
-static void ubfab_engine_publish_cq(struct ubfab_queue *q)
+static __always_inline void ubfab_engine_publish_cq(struct ubfab_queue *q)
 {
 	/* The entries are written before the user can see the new tail. */
 	smp_store_release(&q->hdr->cq_tail, q->cq_tail);
@@ -168,8 +171,9 @@ static void ubfab_engine_post(struct ubfab_queue *q,
  * Whether an entry that succeeded completes: not if the queue is selective
  * and the entry did not ask for it.
  */
-static bool ubfab_engine_wants_cqe(const struct ubfab_queue *q,
-				   const struct ubfab_sqe *sqe)
+static __always_inline bool
+ubfab_engine_wants_cqe(const struct ubfab_queue *q,
+		       const struct ubfab_sqe *sqe)
 {
 	return !(q->flags & UBFAB_QUEUE_SELECTIVE) ||
 	       sqe->flags & UBFAB_SQE_SIGNAL;
@@ -196,8 +200,8 @@ static void ubfab_engine_complete(struct ubfab_queue *q,
  * Copy the entry in SQ slot @idx into @ex, whole, before anything in it is
  * looked at; its outputs start at 0.
  */
-static void ubfab_engine_fetch(struct ubfab_queue *q, u32 idx,
-			       struct ubfab_exec *ex)
+static __always_inline void
+ubfab_engine_fetch(struct ubfab_queue *q, u32 idx, struct ubfab_exec *ex)
 {
 	memcpy(&ex->sqe, &q->sqes[idx & q->sq_mask], sizeof(ex->sqe));
 	ex->result = 0;

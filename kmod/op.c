@@ -16,9 +16,6 @@
 #include "engine.h"
 #include "route.h"
 
-/* What WRITE and READ do not use. */
-#define UBFAB_OP_DATA_UNUSED { .value = ~0ULL, .compare = ~0ULL, \
-			       .notify = ~0ULL, .aux = ~0U, .timeout_ms = ~0U }
 /* Every field: NOP uses none. */
 #define UBFAB_OP_ALL_UNUSED { .length = ~0U, .local = ~0ULL, \
 			      .remote = ~0ULL, .value = ~0ULL, \

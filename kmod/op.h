@@ -68,6 +68,14 @@ struct ubfab_opdesc {
 
 extern const struct ubfab_opdesc ubfab_ops[UBFAB_OP_WAIT_VALUE + 1];
 
+/*
+ * What WRITE and READ do not use: the @unused of their rows, and of every
+ * row with UBFAB_OPF_FAST (the KUnit suite ubfab-xfer checks), so that the
+ * fast path checks entries against it as a constant.
+ */
+#define UBFAB_OP_DATA_UNUSED { .value = ~0ULL, .compare = ~0ULL, \
+			       .notify = ~0ULL, .aux = ~0U, .timeout_ms = ~0U }
+
 /* Whether the fields of @sqe that @unused marks are 0. */
 static __always_inline bool ubfab_op_unused_zero(const struct ubfab_sqe *sqe,
 						 const struct ubfab_sqe *unused)

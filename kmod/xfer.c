@@ -970,6 +970,9 @@ static noinline bool ubfab_xfer_enter(struct ubfab_file *file,
 	return true;
 }
 
+/* The @unused of the rows the fast path takes, as a constant. */
+static const struct ubfab_sqe ubfab_xfer_fast_unused = UBFAB_OP_DATA_UNUSED;
+
 /*
  * The row of @sqe's opcode when the fast path may take the entry as its
  * fields are: an opcode it takes (UBFAB_OPF_FAST), 1 to
@@ -979,15 +982,11 @@ static noinline bool ubfab_xfer_enter(struct ubfab_file *file,
 static __always_inline const struct ubfab_opdesc *
 ubfab_xfer_fast_op(const struct ubfab_sqe *sqe)
 {
-	const struct ubfab_opdesc *op;
-
-	if (!ubfab_op_fast(sqe->opcode))
+	if (!ubfab_op_fast(sqe->opcode) ||
+	    sqe->length - 1 >= UBFAB_XFER_INLINE ||
+	    !ubfab_op_unused_zero(sqe, &ubfab_xfer_fast_unused))
 		return NULL;
-	op = &ubfab_ops[sqe->opcode];
-	if (sqe->length - 1 >= UBFAB_XFER_INLINE ||
-	    !ubfab_op_unused_zero(sqe, &op->unused))
-		return NULL;
-	return op;
+	return &ubfab_ops[sqe->opcode];
 }
 
 /*

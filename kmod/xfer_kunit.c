@@ -2,8 +2,10 @@
 /*
  * KUnit tests of the routing and chunk arithmetic of the queue data path
  * in xfer.c: which plane each chunk of a transfer takes, how a transfer is
- * cut into chunks, how many pages a chunk touches and the overflow-safe
- * range check every address goes through. Built into ubfab.ko when the
+ * cut into chunks, how many pages a chunk touches, the overflow-safe
+ * range check every address goes through, and that the rows of the
+ * opcode table the fast path takes are what it compiles its checks
+ * against. Built into ubfab.ko when the
  * kernel has KUnit; the suite runs when the module loads.
  */
 #include <kunit/test.h>
@@ -156,12 +158,42 @@ static void ubfab_kunit_range_ok(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ubfab_xfer_range_ok(1, U64_MAX - 1, U64_MAX));
 }
 
+/*
+ * The fast path checks entries against UBFAB_OP_DATA_UNUSED as a
+ * constant: it must be the @unused of every row it takes, and those rows
+ * must need a right of the import.
+ */
+static void ubfab_kunit_fast_rows(struct kunit *test)
+{
+	const struct ubfab_sqe data_unused = UBFAB_OP_DATA_UNUSED;
+	unsigned int opcode, fast = 0;
+
+	for (opcode = 0; opcode < ARRAY_SIZE(ubfab_ops); opcode++) {
+		const struct ubfab_opdesc *op = &ubfab_ops[opcode];
+
+		KUNIT_EXPECT_EQ(test, ubfab_op_fast(opcode),
+				!!(op->flags & UBFAB_OPF_FAST));
+		if (!(op->flags & UBFAB_OPF_FAST))
+			continue;
+		fast++;
+		KUNIT_EXPECT_MEMEQ_MSG(test, &op->unused, &data_unused,
+				       sizeof(data_unused), "opcode %u",
+				       opcode);
+		KUNIT_EXPECT_NE_MSG(test, op->right, 0, "opcode %u", opcode);
+	}
+	/* WRITE and READ */
+	KUNIT_EXPECT_EQ(test, fast, 2);
+	KUNIT_EXPECT_FALSE(test, ubfab_op_fast(ARRAY_SIZE(ubfab_ops)));
+	KUNIT_EXPECT_FALSE(test, ubfab_op_fast(U8_MAX));
+}
+
 static struct kunit_case ubfab_xfer_cases[] = {
 	KUNIT_CASE(ubfab_kunit_pick_plane),
 	KUNIT_CASE(ubfab_kunit_chunks),
 	KUNIT_CASE(ubfab_kunit_deal_chunks),
 	KUNIT_CASE(ubfab_kunit_npages),
 	KUNIT_CASE(ubfab_kunit_range_ok),
+	KUNIT_CASE(ubfab_kunit_fast_rows),
 	{}
 };
 
