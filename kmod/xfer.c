@@ -975,15 +975,14 @@ static const struct ubfab_sqe ubfab_xfer_fast_unused = UBFAB_OP_DATA_UNUSED;
 
 /*
  * The row of @sqe's opcode when the fast path may take the entry as its
- * fields are: an opcode it takes (UBFAB_OPF_FAST), 1 to
- * UBFAB_XFER_INLINE bytes, the fields the opcode does not use 0. Else
- * NULL.
+ * fields are: 1 to UBFAB_XFER_INLINE bytes, the fields the opcode does
+ * not use 0. Else NULL. The opcode is one the fast path takes
+ * (UBFAB_OPF_FAST): ubfab_xfer_fast_run() is handed no other.
  */
 static __always_inline const struct ubfab_opdesc *
 ubfab_xfer_fast_op(const struct ubfab_sqe *sqe)
 {
-	if (!ubfab_op_fast(sqe->opcode) ||
-	    sqe->length - 1 >= UBFAB_XFER_INLINE ||
+	if (sqe->length - 1 >= UBFAB_XFER_INLINE ||
 	    !ubfab_op_unused_zero(sqe, &ubfab_xfer_fast_unused))
 		return NULL;
 	return &ubfab_ops[sqe->opcode];
