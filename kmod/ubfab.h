@@ -298,6 +298,8 @@ void ubfab_entity_destroy(struct ubfab_entity *entity);
 
 /* file.c */
 extern const struct file_operations ubfab_entity_fops;
+int ubfab_ioctl_copy_in(void *arg, size_t size, size_t min_size,
+			void __user *ubuf, u32 *usize);
 
 /* event.c */
 void ubfab_event_init(struct ubfab_file *file);
