@@ -5,8 +5,8 @@
  * exported segments and the imports it makes, and its events.
  *
  * ioctl arguments start with their own size and are read with
- * copy_struct_from_user() (ubfab_ioctl_copy_in(), for the queue ioctls
- * too), so structures can grow; each command's table
+ * copy_struct_from_user() (ubfab_ioctl_copy_in(), which the queue's clock
+ * ioctl uses too), so structures can grow; each command's table
  * entry gives the size its handler knows and the smallest size accepted.
  * A command that creates something and then cannot copy its result out
  * undoes itself, so a failed ioctl changes nothing; one whose result is a

@@ -6,7 +6,8 @@
  * a header of its own for the rest: mem.h (memory, windows, segments),
  * queue.h (NPU queues as the entity file sees them), engine.h (a queue's
  * insides, for the files that run it), op.h (the opcode table), xfer.h
- * (the data path), route.h (planes and the link crossing point).
+ * (the data path), route.h (planes and the link crossing point), model.h
+ * (the fabric model: modeled time).
  *
  * Object model (Documentation/architecture.rst has the full picture):
  *
