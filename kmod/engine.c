@@ -4,6 +4,12 @@
  * work item, the doorbell, polling, the error state and its reset, and
  * the completion writers.
  *
+ * Modeled time: every entry the engine runs, whether it posts a
+ * completion or not, is charged to the queue's modeled clock as it
+ * completes (ubfab_model_charge(), model.h), so its completion carries
+ * the modeled time at which it ended; a flushed entry costs nothing and
+ * carries the clock.
+ *
  * Every queue has a work item on one module-wide workqueue. A round,
  * always under the queue's @run_lock, takes at most UBFAB_QUEUE_BUDGET
  * entries in order, each completing before the next starts. The work item
@@ -56,6 +62,7 @@
 
 #include "compat.h"
 #include "engine.h"
+#include "model.h"
 
 /* Entries one round takes before the queue yields to the others. */
 #define UBFAB_QUEUE_BUDGET	64
@@ -180,14 +187,14 @@ ubfab_engine_wants_cqe(const struct ubfab_queue *q,
 }
 
 /*
- * An entry ended with @ex->status: a failure always completes and puts the
- * queue in the error state; a success completes as
- * ubfab_engine_wants_cqe() says.
+ * An entry ended with @ex->status: its cost goes on the queue's clock; a
+ * failure always completes and puts the queue in the error state; a
+ * success completes as ubfab_engine_wants_cqe() says.
  */
 static void ubfab_engine_complete(struct ubfab_queue *q,
-				  const struct ubfab_exec *ex,
-				  unsigned int *posted)
+				  struct ubfab_exec *ex, unsigned int *posted)
 {
+	ubfab_model_charge(&q->model, &q->file->entity->loc, ex);
 	if (ex->status != UBFAB_CQE_OK)
 		ubfab_engine_enter_error(q);
 	else if (!ubfab_engine_wants_cqe(q, &ex->sqe))
@@ -206,7 +213,9 @@ ubfab_engine_fetch(struct ubfab_queue *q, u32 idx, struct ubfab_exec *ex)
 	memcpy(&ex->sqe, &q->sqes[idx & q->sq_mask], sizeof(ex->sqe));
 	ex->result = 0;
 	ex->model_ns = 0;
+	ex->peer = NULL;
 	ex->bytes = 0;
+	ex->plane_mask = 0;
 	ex->status = UBFAB_CQE_OK;
 }
 
@@ -272,14 +281,16 @@ static bool ubfab_engine_burst_hint(struct ubfab_queue *q, u32 idx)
 /*
  * A burst: copy up to @max entries (at most UBFAB_QUEUE_BURST) from the SQ
  * while the fast path takes their opcodes and their flags are sane, hand
- * them to ubfab_xfer_fast_run(), then take the ones it did out of the ring
- * and complete them. The rest stay in the ring for the usual path.
+ * them to ubfab_xfer_fast_run(), then take the ones it did out of the ring,
+ * charge them to the clock and complete them. The rest stay in the ring
+ * for the usual path.
  * Context: run_lock; not in the error state; @max entries posted, as much
  * CQ room. Return: entries done.
  */
 static unsigned int ubfab_engine_burst(struct ubfab_queue *q, unsigned int max,
 				       unsigned int *posted)
 {
+	const struct ubfab_loc *self = &q->file->entity->loc;
 	unsigned int n, done, i;
 	struct ubfab_exec *ex;
 
@@ -299,6 +310,7 @@ static unsigned int ubfab_engine_burst(struct ubfab_queue *q, unsigned int max,
 	smp_store_release(&q->hdr->sq_head, q->sq_head);
 	for (i = 0; i < done; i++) {
 		ex = &q->burst[i];
+		ubfab_model_charge(&q->model, self, ex);
 		if (!ubfab_engine_wants_cqe(q, &ex->sqe))
 			continue;
 		ubfab_engine_write_cqe(q, ex);
@@ -378,6 +390,7 @@ static enum ubfab_queue_next ubfab_engine_round(struct ubfab_queue *q,
 
 		if (q->error) {
 			ex.status = UBFAB_CQE_FLUSHED;
+			ex.model_ns = ubfab_model_now_ns(&q->model);
 			ubfab_engine_post(q, &ex);
 			(*posted)++;
 			continue;

@@ -3,8 +3,9 @@
  * ubfab queue insides, for the files that run a queue: the queue object
  * (queue.c: the file, the ring memory), its engine (engine.c: rounds,
  * bursts, work, doorbell, polling, reset), its own operations (sync.c:
- * NOP, events, waits), the opcode table (op.c) and the data path (xfer.c,
- * route.h). The rest of the module sees a queue through queue.h only.
+ * NOP, COMPUTE, events, waits), the opcode table (op.c), the data path
+ * (xfer.c, route.h) and the fabric model (model.c). The rest of the
+ * module sees a queue through queue.h only.
  */
 #ifndef _UBFAB_ENGINE_H
 #define _UBFAB_ENGINE_H
@@ -13,6 +14,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include "model.h"
 #include "op.h"
 #include "queue.h"
 #include "ubfab.h"
@@ -87,6 +89,7 @@ struct ubfab_ring_hdr {
  * @wait_deadline: when it times out, in jiffies, if it has a time-out
  * @poll_busy_ns: UBFAB_QUEUE_POLL: when the engine last found work
  * @plane_cursor: the plane the next remote entry starts from (route.h)
+ * @model: the queue's modeled clock (model.h)
  * @xfer: the data path's translation cache
  * @burst: the entries of a burst, copied out of the ring (engine.c)
  */
@@ -123,6 +126,7 @@ struct ubfab_queue {
 	unsigned long wait_deadline;
 	u64 poll_busy_ns;
 	u32 plane_cursor;
+	struct ubfab_model_clock model;
 	struct ubfab_xfer_cache xfer;
 	struct ubfab_exec burst[UBFAB_QUEUE_BURST];
 };

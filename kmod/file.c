@@ -5,7 +5,8 @@
  * exported segments and the imports it makes, and its events.
  *
  * ioctl arguments start with their own size and are read with
- * copy_struct_from_user(), so structures can grow; each command's table
+ * copy_struct_from_user() (ubfab_ioctl_copy_in(), which the queue's clock
+ * ioctl uses too), so structures can grow; each command's table
  * entry gives the size its handler knows and the smallest size accepted.
  * A command that creates something and then cannot copy its result out
  * undoes itself, so a failed ioctl changes nothing; one whose result is a
@@ -230,6 +231,30 @@ static const struct ubfab_ioctl_op ubfab_ioctl_ops[] = {
 	},
 };
 
+/**
+ * ubfab_ioctl_copy_in() - copy in an ioctl argument that starts with its
+ *	own size
+ * @arg: where it goes
+ * @size: the size of the argument this module knows
+ * @min_size: the smallest size accepted (the first version's)
+ * @ubuf: the user's argument
+ * @usize: out: the size user space gave, for copying out
+ *
+ * A shorter argument than ours reads as ours with the rest 0; a longer
+ * one must have 0 in what we do not know (copy_struct_from_user()).
+ *
+ * Return: 0, -EFAULT, -EINVAL (size below @min_size) or -E2BIG.
+ */
+int ubfab_ioctl_copy_in(void *arg, size_t size, size_t min_size,
+			void __user *ubuf, u32 *usize)
+{
+	if (get_user(*usize, (u32 __user *)ubuf))
+		return -EFAULT;
+	if (*usize < min_size)
+		return -EINVAL;
+	return copy_struct_from_user(arg, size, ubuf, *usize);
+}
+
 static long ubfab_file_ioctl(struct file *filp, unsigned int cmd,
 			     unsigned long uarg)
 {
@@ -248,11 +273,7 @@ static long ubfab_file_ioctl(struct file *filp, unsigned int cmd,
 	if (!op)
 		return -ENOTTY;
 
-	if (get_user(usize, (u32 __user *)ubuf))
-		return -EFAULT;
-	if (usize < op->min_size)
-		return -EINVAL;
-	ret = copy_struct_from_user(&arg, op->size, ubuf, usize);
+	ret = ubfab_ioctl_copy_in(&arg, op->size, op->min_size, ubuf, &usize);
 	if (ret)
 		return ret;
 

@@ -51,7 +51,7 @@ static bool ubfab_op_check_wait_value(const struct ubfab_sqe *sqe)
 	       sqe->aux <= UBFAB_WAIT_EQ;
 }
 
-const struct ubfab_opdesc ubfab_ops[UBFAB_OP_WAIT_VALUE + 1] = {
+const struct ubfab_opdesc ubfab_ops[UBFAB_OP_COMPUTE + 1] = {
 	[UBFAB_OP_NOP] = {
 		.unused = UBFAB_OP_ALL_UNUSED,
 		.run = ubfab_sync_run_nop,
@@ -114,6 +114,12 @@ const struct ubfab_opdesc ubfab_ops[UBFAB_OP_WAIT_VALUE + 1] = {
 			    .notify = ~0ULL },
 		.check = ubfab_op_check_wait_value,
 		.run = ubfab_sync_run_wait,
+	},
+	[UBFAB_OP_COMPUTE] = {
+		.unused = { .length = ~0U, .local = ~0ULL, .remote = ~0ULL,
+			    .compare = ~0ULL, .notify = ~0ULL, .aux = ~0U,
+			    .timeout_ms = ~0U },
+		.run = ubfab_sync_run_nop,
 	},
 };
 

@@ -12,17 +12,22 @@
 #include <linux/types.h>
 #include <linux/ubfab.h>
 
+struct ubfab_loc;
 struct ubfab_queue;
 
 /**
  * struct ubfab_exec - one entry as the engine runs it
  * @sqe: the entry, copied out of the ring before anything in it is read
  * @result: the completion's result: set by the runner
- * @model_ns: the modeled time at which the entry completed, the
- *	completion's; 0 until the fabric model charges time
+ * @model_ns: the modeled time at which the entry completed on its queue's
+ *	clock, in ns, the completion's: set when the entry is charged
+ *	(ubfab_model_charge(), model.h)
+ * @peer: where the other end of its last chunk that crossed a link sits,
+ *	or NULL (model.h: ubfab_model_note())
  * @bytes: data bytes moved, also by an entry that failed midway
  * @plane: UBFAB_OPF_FABRIC entries: the plane the entry's walk starts from
  *	(route.h)
+ * @plane_mask: bit p set when a chunk of it crossed plane p
  * @status: enum ubfab_cqe_status, as the entry completes
  *
  * The completion writers take everything they write from here.
@@ -31,8 +36,10 @@ struct ubfab_exec {
 	struct ubfab_sqe sqe;
 	u64 result;
 	u64 model_ns;
+	const struct ubfab_loc *peer;
 	u32 bytes;
 	u32 plane;
+	u32 plane_mask;
 	u16 status;
 };
 
@@ -66,7 +73,7 @@ struct ubfab_opdesc {
 	u8 flags;
 };
 
-extern const struct ubfab_opdesc ubfab_ops[UBFAB_OP_WAIT_VALUE + 1];
+extern const struct ubfab_opdesc ubfab_ops[UBFAB_OP_COMPUTE + 1];
 
 /*
  * What WRITE and READ do not use: the @unused of their rows, and of every

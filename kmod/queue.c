@@ -26,6 +26,7 @@
 
 #include "compat.h"
 #include "engine.h"
+#include "model.h"
 
 static_assert(sizeof(struct ubfab_ring_hdr) <= PAGE_SIZE);
 static_assert(sizeof(struct ubfab_sqe) == 64);
@@ -54,6 +55,8 @@ static long ubfab_queue_ioctl(struct file *filp, unsigned int cmd,
 		return arg ? -EINVAL : ubfab_engine_doorbell(q);
 	case UBFAB_IOCTL_QUEUE_RESET:
 		return arg ? -EINVAL : ubfab_engine_reset(q);
+	case UBFAB_IOCTL_QUEUE_CLOCK:
+		return ubfab_model_clock(q, (void __user *)arg);
 	}
 	return -ENOTTY;
 }

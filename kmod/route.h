@@ -17,8 +17,9 @@
  * every path of the data path (chunk copies, the bounce path, the fast
  * path, atomics and WRITE_NOTIFY's add), is accounted by
  * ubfab_route_cross(), which has the queue, the entry, the plane and the
- * peer in hand: it counts the traffic on both ports. COPY and FILL cross
- * no link. A failed remote entry counts one error on the port of the
+ * peer in hand: it counts the traffic on both ports and notes the plane
+ * and the peer in the entry for the fabric model (model.h). COPY and FILL
+ * cross no link. A failed remote entry counts one error on the port of the
  * plane it started from (ubfab_route_error()).
  *
  * Everything here runs under the queue's run_lock, which guards its
@@ -32,6 +33,7 @@
 #include <linux/minmax.h>
 
 #include "engine.h"
+#include "model.h"
 
 /* No plane connects the two entities. */
 #define UBFAB_NO_PLANE	U32_MAX
@@ -207,10 +209,11 @@ static __always_inline u32 ubfab_route_one(const struct ubfab_fabric *fabric,
  *	WRITE_NOTIFY's add), else from @peer to it (READ)
  *
  * Counts the chunk on the sending port (tx) and the receiving one (rx);
- * the plane's counters are the sums of its ports'.
+ * the plane's counters are the sums of its ports'. The entry notes the
+ * plane and the peer for its modeled cost (ubfab_model_note()).
  */
 static __always_inline void ubfab_route_cross(struct ubfab_queue *q,
-					      const struct ubfab_exec *ex,
+					      struct ubfab_exec *ex,
 					      u32 plane,
 					      struct ubfab_entity *peer,
 					      u32 bytes, bool to_peer)
@@ -223,6 +226,7 @@ static __always_inline void ubfab_route_cross(struct ubfab_queue *q,
 	atomic64_inc(&txs->tx_ops);
 	atomic64_add(bytes, &rxs->rx_bytes);
 	atomic64_inc(&rxs->rx_ops);
+	ubfab_model_note(ex, plane, peer);
 }
 
 /*

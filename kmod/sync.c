@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ubfab queue synchronization: the runners of the entries that move no
- * data, NOP, EVENT_RECORD, EVENT_WAIT and WAIT_VALUE, and the entry that
- * holds a queue while it waits.
+ * data, NOP, EVENT_RECORD, EVENT_WAIT, WAIT_VALUE and COMPUTE, and the
+ * entry that holds a queue while it waits.
  *
  * Events are counters of the entity file (UBFAB_QUEUE_EVENTS of them,
  * allocated with its first queue), shared by all its queues. A wait that
@@ -31,7 +31,10 @@ static atomic64_t *ubfab_sync_event(struct ubfab_file *file, u32 event)
 						      UBFAB_QUEUE_EVENTS)];
 }
 
-/* NOP: nothing. */
+/*
+ * NOP and COMPUTE: nothing runs. COMPUTE's @value is modeled time, which
+ * the model charges to the queue's clock (model.c).
+ */
 u16 ubfab_sync_run_nop(struct ubfab_queue *q, struct ubfab_exec *ex)
 {
 	return UBFAB_CQE_OK;

@@ -6,7 +6,8 @@
  * a header of its own for the rest: mem.h (memory, windows, segments),
  * queue.h (NPU queues as the entity file sees them), engine.h (a queue's
  * insides, for the files that run it), op.h (the opcode table), xfer.h
- * (the data path), route.h (planes and the link crossing point).
+ * (the data path), route.h (planes and the link crossing point), model.h
+ * (the fabric model: modeled time).
  *
  * Object model (Documentation/architecture.rst has the full picture):
  *
@@ -298,6 +299,8 @@ void ubfab_entity_destroy(struct ubfab_entity *entity);
 
 /* file.c */
 extern const struct file_operations ubfab_entity_fops;
+int ubfab_ioctl_copy_in(void *arg, size_t size, size_t min_size,
+			void __user *ubuf, u32 *usize);
 
 /* event.c */
 void ubfab_event_init(struct ubfab_file *file);

@@ -951,6 +951,24 @@ int ubfab_queue_wait_cqe(struct ubfab_queue *q, struct ubfab_cqe **cqep,
  */
 int ubfab_queue_reset(struct ubfab_queue *q);
 
+/**
+ * ubfab_queue_clock() - advance the queue's modeled clock and read it
+ * @q: queue
+ * @advance_ns: modeled nanoseconds to move the clock on by (0: only read)
+ * @now_ns: out: the clock after the advance, in nanoseconds; may be NULL
+ *
+ * UBFAB_IOCTL_QUEUE_CLOCK: the clock every entry of the queue starts at
+ * and moves on by its modeled cost (struct ubfab_cqe model_ns is where an
+ * entry ended). Advancing it accounts for work the program does between
+ * two entries; the advance happens between the entries the queue has run
+ * and those it runs next. Since libubfab 1.3.
+ *
+ * Return: 0; -EINVAL if @q is NULL; or a negative errno (-ENOTTY from a
+ * module without the model).
+ */
+int ubfab_queue_clock(struct ubfab_queue *q, uint64_t advance_ns,
+		      uint64_t *now_ns);
+
 /*
  * How the helpers below are defined: static inline; lib/ffi.c defines
  * UBFAB_INLINE empty before it includes this header, so that
@@ -1147,6 +1165,16 @@ UBFAB_INLINE void ubfab_prep_wait_value(struct ubfab_sqe *sqe,
 	ubfab_prep_entry(sqe, UBFAB_OP_WAIT_VALUE, 0, local, 0, value);
 	sqe->aux = cmp;
 	sqe->timeout_ms = timeout_ms;
+}
+
+/*
+ * UBFAB_OP_COMPUTE: a compute task of @ns modeled nanoseconds on the
+ * queue, as an AICORE kernel task on a stream: nothing moves, and the
+ * queue's modeled clock moves on by exactly @ns.
+ */
+UBFAB_INLINE void ubfab_prep_compute(struct ubfab_sqe *sqe, uint64_t ns)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_COMPUTE, 0, 0, 0, ns);
 }
 
 /* Set what the entry's completion carries back in user_data. */

@@ -2,7 +2,8 @@
 /*
  * libubfab queue API: creating an NPU queue on an entity and mapping its
  * rings, publishing entries and ringing the doorbell, waiting for
- * completions, resetting and destroying the queue. Posting entries and
+ * completions, resetting the queue and reading its modeled clock,
+ * destroying it. Posting entries and
  * reading completions are the static inline helpers of libubfab.h.
  */
 #include <errno.h>
@@ -202,4 +203,21 @@ int ubfab_queue_reset(struct ubfab_queue *q)
 	if (!q)
 		return -EINVAL;
 	return queue_ioctl(q, UBFAB_IOCTL_QUEUE_RESET);
+}
+
+int ubfab_queue_clock(struct ubfab_queue *q, uint64_t advance_ns,
+		      uint64_t *now_ns)
+{
+	struct ubfab_queue_clock arg = {
+		.size = sizeof(arg),
+		.advance_ns = advance_ns,
+	};
+
+	if (!q)
+		return -EINVAL;
+	if (ioctl(q->fd, UBFAB_IOCTL_QUEUE_CLOCK, &arg))
+		return -errno;
+	if (now_ns)
+		*now_ns = arg.now_ns;
+	return 0;
 }

@@ -435,7 +435,7 @@ TEST_F(queue, invalid_tail)
 TEST_F(queue, bad_entries)
 {
 	struct ubfab_sqe bad[] = {
-		{ .opcode = 10 },
+		{ .opcode = UBFAB_OP_COMPUTE + 1 },
 		{ .opcode = 255 },
 		{ .opcode = UBFAB_OP_NOP, .flags = 1 << 2 },
 		{ .opcode = UBFAB_OP_NOP, .__reserved = 1 },
@@ -456,6 +456,10 @@ TEST_F(queue, bad_entries)
 		{ .opcode = UBFAB_OP_WAIT_VALUE, .aux = 2 },
 		{ .opcode = UBFAB_OP_WAIT_VALUE, .remote = 8 },
 		{ .opcode = UBFAB_OP_WAIT_VALUE, .length = 8 },
+		{ .opcode = UBFAB_OP_COMPUTE, .length = 8 },
+		{ .opcode = UBFAB_OP_COMPUTE, .local = 8 },
+		{ .opcode = UBFAB_OP_COMPUTE, .aux = 1 },
+		{ .opcode = UBFAB_OP_COMPUTE, .timeout_ms = 1 },
 	};
 	struct ubfab_cqe cqe;
 	unsigned int i;
@@ -463,7 +467,7 @@ TEST_F(queue, bad_entries)
 
 	ASSERT_EQ(0, ring_open(self->npu0, 0, 8, 0, -1, 0, &r));
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		uint16_t want = bad[i].opcode > UBFAB_OP_WAIT_VALUE ?
+		uint16_t want = bad[i].opcode > UBFAB_OP_COMPUTE ?
 				UBFAB_CQE_BAD_OPCODE : UBFAB_CQE_BAD_ENTRY;
 
 		post_nops(&r, 1, 1);

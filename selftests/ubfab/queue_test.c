@@ -10,7 +10,9 @@
  * the error state, its flush and reset; the port and plane counters; many
  * queues in several processes at once; the SQ and CQ limits, polling and
  * selective queues, eventfd, events and WAIT_VALUE; revocation and frees
- * under a stream of small WRITEs.
+ * under a stream of small WRITEs. The fabric model's virtual time (the
+ * model fixture): each queue's modeled clock, what NOP, COMPUTE and
+ * transfers cost by path, op and planes, the clock ioctl.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,6 +40,8 @@
 #define LOC_LEN		(1UL << 20)
 #define WAIT_MS		20000		/* for one completion, under TCG */
 #define SLOW		120		/* seconds, for the multi-process tests */
+/* The model's issue overhead, profile cm384 (Documentation/model.rst). */
+#define ISSUE_NS	850
 
 FIXTURE(queue) {
 	struct ubfab_dev *exp;		/* the exporter: npu0 or cpu0 */
@@ -284,7 +290,8 @@ TEST_F(queue, nop)
 	EXPECT_EQ(UBFAB_OP_NOP, cqe.opcode);
 	EXPECT_EQ(0, cqe.result);
 	EXPECT_EQ(0, cqe.bytes);
-	EXPECT_EQ(0, cqe.model_ns);
+	/* the first entry on the queue's clock: its issue overhead */
+	EXPECT_EQ(ISSUE_NS, cqe.model_ns);
 	EXPECT_EQ(0, cqe.__reserved);
 	EXPECT_EQ(0, ubfab_queue_sq_flags(self->q));
 	EXPECT_EQ(UBFAB_QUEUE_DEFAULT_ENTRIES, ubfab_queue_sq_space(self->q));
@@ -902,7 +909,7 @@ static void bad_event(struct ubfab_sqe *s, const struct bad_addrs *a)
 static void bad_opcode(struct ubfab_sqe *s, const struct bad_addrs *a)
 {
 	ubfab_prep_nop(s);
-	s->opcode = UBFAB_OP_WAIT_VALUE + 1;
+	s->opcode = UBFAB_OP_COMPUTE + 1;
 }
 
 static void bad_local_end(struct ubfab_sqe *s, const struct bad_addrs *a)
@@ -1581,7 +1588,7 @@ TEST_F_TIMEOUT(queue, counters, SLOW)
 	expect_grew(_metadata, "failed FILL", &b.init, &a.init, 0, 0, 0, 0, 0);
 	expect_grew(_metadata, "failed FILL", &b.planes, &a.planes,
 		    0, 0, 0, 0, 0);
-	ubfab_prep_entry(GET_SQE(self->q), UBFAB_OP_WAIT_VALUE + 1, 0, 0, 0, 0);
+	ubfab_prep_entry(GET_SQE(self->q), UBFAB_OP_COMPUTE + 1, 0, 0, 0, 0);
 	run_counted(_metadata, self, fab.planes, UBFAB_CQE_BAD_OPCODE, &b, &a);
 	expect_grew(_metadata, "bad opcode", &b.init, &a.init, 0, 0, 0, 0, 0);
 }
@@ -2136,6 +2143,289 @@ TEST_F(queue, waits)
 	ASSERT_EQ(0, complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_TIMEOUT, cqe[0].status);
 	EXPECT_EQ(0, cqe[0].result);
+}
+
+/*
+ * The fabric model's virtual time. npu0 of a supernode of two nodes of two
+ * chips of two dies drives queues against a segment on each of three
+ * peers: npu1 (the other die of its chip), npu2 (another chip of its node)
+ * and npu4 (another node).
+ */
+enum { DIE, NODE, FAR, PEERS };
+
+FIXTURE(model) {
+	struct ubfab_dev *npu0;
+	struct ubfab_dev *peer[PEERS];
+	struct ubfab_import imp[PEERS];	/* npu0's imports of theirs */
+	struct ubfab_nl *nl;
+	uint64_t loc_off;		/* an allocation of npu0 */
+	struct ubfab_queue *q;		/* on npu0 */
+};
+
+FIXTURE_SETUP(model)
+{
+	static const char *const names[PEERS] = { "npu1", "npu2", "npu4" };
+	uint64_t off;
+	uint32_t tid;
+	int i;
+
+	ASSERT_EQ(0, ubfab_reload("nodes=2 chips_per_node=2 cpus_per_node=1 npu_mem=8M cpu_mem=8M"));
+	ASSERT_EQ(0, ubfab_nl_open(&self->nl));
+	ASSERT_EQ(0, ubfab_dev_open("npu0", &self->npu0));
+	for (i = 0; i < PEERS; i++) {
+		ASSERT_EQ(0, ubfab_dev_open(names[i], &self->peer[i]));
+		ASSERT_EQ(0, ubfab_dev_alloc(self->peer[i], SEG_LEN, &off));
+		ASSERT_EQ(0, ubfab_dev_export(self->peer[i], off, SEG_LEN,
+					      RWA, TOKEN, &tid));
+		ASSERT_EQ(0, ubfab_dev_import(self->npu0,
+					      ubfab_dev_eid(self->peer[i]),
+					      tid, TOKEN, RWA, &self->imp[i]));
+	}
+	ASSERT_EQ(0, ubfab_dev_alloc(self->npu0, LOC_LEN, &self->loc_off));
+	ASSERT_EQ(0, ubfab_queue_create(self->npu0, NULL, &self->q));
+}
+
+FIXTURE_TEARDOWN(model)
+{
+	int i;
+
+	ubfab_queue_destroy(self->q);
+	for (i = 0; i < PEERS; i++)
+		ubfab_dev_close(self->peer[i]);
+	ubfab_dev_close(self->npu0);
+	ubfab_nl_close(self->nl);
+	ubfab_unload();
+}
+
+/*
+ * Two modeled durations in whole ns of a clock kept in ps: the same cost
+ * reads one ns more or less as the clock's fraction of a ns stands.
+ */
+#define EXPECT_NEAR_NS(a, b) do {					\
+	EXPECT_GE((a) + 1, (b));					\
+	EXPECT_LE((a), (b) + 1);					\
+} while (0)
+
+/* Run one entry of opcode @op on @q, to peer @p: its modeled cost in ns. */
+static uint64_t model_cost(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(model) *self, struct ubfab_queue *q,
+			   uint8_t op, int p, uint32_t len)
+{
+	uint64_t before, rem = ubfab_import_addr(&self->imp[p], 0);
+	struct ubfab_cqe cqe;
+
+	EXPECT_EQ(0, ubfab_queue_clock(q, 0, &before));
+	ubfab_prep_entry(GET_SQE(q), op, len, self->loc_off, rem, 0);
+	EXPECT_EQ(0, complete(q, &cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe.status);
+	EXPECT_LE(before, cqe.model_ns);
+	return cqe.model_ns - before;
+}
+
+/* NOPs cost the issue overhead each, in order. */
+TEST_F(model, nops)
+{
+	struct ubfab_cqe cqe[10];
+	uint64_t now;
+	int i;
+
+	for (i = 0; i < 10; i++)
+		ubfab_prep_nop(GET_SQE(self->q));
+	ASSERT_EQ(0, complete(self->q, cqe, 10));
+	for (i = 0; i < 10; i++)
+		EXPECT_EQ((i + 1) * ISSUE_NS, cqe[i].model_ns);
+	ASSERT_EQ(0, ubfab_queue_clock(self->q, 0, &now));
+	EXPECT_EQ(10 * ISSUE_NS, now);
+}
+
+/* COMPUTE moves the clock by exactly its value; its fields are checked. */
+TEST_F(model, compute)
+{
+	struct ubfab_cqe cqe[4];
+	struct ubfab_sqe *sqe;
+
+	ubfab_prep_compute(GET_SQE(self->q), 123456789);
+	ubfab_prep_compute(GET_SQE(self->q), 0);
+	ubfab_prep_compute(GET_SQE(self->q), 1);
+	ubfab_prep_nop(GET_SQE(self->q));
+	ASSERT_EQ(0, complete(self->q, cqe, 4));
+	EXPECT_EQ(UBFAB_OP_COMPUTE, cqe[0].opcode);
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ(0, cqe[0].bytes);
+	EXPECT_EQ(123456789, cqe[0].model_ns);
+	EXPECT_EQ(123456789, cqe[1].model_ns);
+	EXPECT_EQ(123456790, cqe[2].model_ns);
+	EXPECT_EQ(123456790 + ISSUE_NS, cqe[3].model_ns);
+
+	/* a field COMPUTE does not use; then a flushed entry costs nothing */
+	ubfab_prep_compute(GET_SQE(self->q), 5);
+	sqe = GET_SQE(self->q);
+	ubfab_prep_compute(sqe, 5);
+	sqe->length = 8;
+	ubfab_prep_nop(GET_SQE(self->q));
+	ASSERT_EQ(0, complete(self->q, cqe, 3));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	EXPECT_EQ(UBFAB_CQE_BAD_ENTRY, cqe[1].status);
+	EXPECT_EQ(UBFAB_CQE_FLUSHED, cqe[2].status);
+	EXPECT_EQ(123456795 + ISSUE_NS, cqe[0].model_ns);
+	EXPECT_EQ(cqe[0].model_ns + ISSUE_NS, cqe[1].model_ns);
+	EXPECT_EQ(cqe[1].model_ns, cqe[2].model_ns);
+	EXPECT_EQ(0, ubfab_queue_reset(self->q));
+}
+
+/* The clock ioctl reads and advances; entries go on from there. */
+TEST_F(model, clock)
+{
+	struct ubfab_queue_clock arg = { .size = sizeof(arg) };
+	int fd = ubfab_queue_fd(self->q);
+	struct {
+		struct ubfab_queue_clock clock;
+		uint64_t more;
+	} big = { .clock.size = sizeof(big) };
+	struct ubfab_cqe cqe;
+	uint64_t now = 1;
+
+	ASSERT_EQ(0, ubfab_queue_clock(self->q, 0, &now));
+	EXPECT_EQ(0, now);
+	ASSERT_EQ(0, ubfab_queue_clock(self->q, 5000, &now));
+	EXPECT_EQ(5000, now);
+	ASSERT_EQ(0, ubfab_queue_clock(self->q, 0, NULL));
+	ubfab_prep_nop(GET_SQE(self->q));
+	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	EXPECT_EQ(5000 + ISSUE_NS, cqe.model_ns);
+
+	/* the raw ioctl: size rules of the entity ioctls, flags 0 */
+	arg.advance_ns = 7;
+	ASSERT_EQ(0, ioctl(fd, UBFAB_IOCTL_QUEUE_CLOCK, &arg));
+	EXPECT_EQ(5007 + ISSUE_NS, arg.now_ns);
+	arg.flags = 1;
+	EXPECT_EQ(-1, ioctl(fd, UBFAB_IOCTL_QUEUE_CLOCK, &arg));
+	EXPECT_EQ(EINVAL, errno);
+	arg.flags = 0;
+	arg.size = offsetof(struct ubfab_queue_clock, now_ns);
+	EXPECT_EQ(-1, ioctl(fd, UBFAB_IOCTL_QUEUE_CLOCK, &arg));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0, ioctl(fd, UBFAB_IOCTL_QUEUE_CLOCK, &big));
+	EXPECT_EQ(5007 + ISSUE_NS, big.clock.now_ns);
+	big.more = 1;
+	EXPECT_EQ(-1, ioctl(fd, UBFAB_IOCTL_QUEUE_CLOCK, &big));
+	EXPECT_EQ(E2BIG, errno);
+	EXPECT_EQ(-1, ioctl(fd, UBFAB_IOCTL_QUEUE_CLOCK, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-EINVAL, ubfab_queue_clock(NULL, 0, &now));
+
+	/* it saturates rather than wraps */
+	ASSERT_EQ(0, ubfab_queue_clock(self->q, UINT64_MAX, &now));
+	EXPECT_EQ(UINT64_MAX / 1000, now);
+	ubfab_prep_nop(GET_SQE(self->q));
+	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	EXPECT_EQ(UINT64_MAX / 1000, cqe.model_ns);
+}
+
+/* Two queues keep clocks of their own. */
+TEST_F(model, independent_queues)
+{
+	struct ubfab_queue *q2;
+	struct ubfab_cqe cqe;
+	uint64_t now;
+
+	ASSERT_EQ(0, ubfab_queue_create(self->npu0, NULL, &q2));
+	ubfab_prep_compute(GET_SQE(self->q), 1000000);
+	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ubfab_prep_nop(GET_SQE(q2));
+	ASSERT_EQ(0, complete(q2, &cqe, 1));
+	EXPECT_EQ(ISSUE_NS, cqe.model_ns);
+	ASSERT_EQ(0, ubfab_queue_clock(q2, 0, &now));
+	EXPECT_EQ(ISSUE_NS, now);
+	ASSERT_EQ(0, ubfab_queue_clock(self->q, 0, &now));
+	EXPECT_EQ(1000000, now);
+	ubfab_queue_destroy(q2);
+}
+
+/* Farther costs more: other die < other chip < other node; READ > WRITE. */
+TEST_F(model, paths)
+{
+	uint64_t die, node, far, read;
+
+	die = model_cost(_metadata, self, self->q, UBFAB_OP_WRITE, DIE, 8);
+	node = model_cost(_metadata, self, self->q, UBFAB_OP_WRITE, NODE, 8);
+	far = model_cost(_metadata, self, self->q, UBFAB_OP_WRITE, FAR, 8);
+	read = model_cost(_metadata, self, self->q, UBFAB_OP_READ, NODE, 8);
+	EXPECT_LT(ISSUE_NS, die);
+	EXPECT_LT(die, node);
+	EXPECT_LT(node, far);
+	/* a request there and the data back */
+	EXPECT_LT(node, read);
+	EXPECT_LT(node, model_cost(_metadata, self, self->q, UBFAB_OP_READ,
+				   FAR, 8));
+	/* the same entry costs the same, the slow or the fast way */
+	EXPECT_NEAR_NS(node, model_cost(_metadata, self, self->q,
+					UBFAB_OP_WRITE, NODE, 8));
+}
+
+/*
+ * A burst of small WRITEs (the fast path) costs as much per entry as one
+ * WRITE alone; a selective queue's clock moves on for the entries that
+ * post no completion.
+ */
+TEST_F(model, bursts_and_selective)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	uint64_t rem = ubfab_import_addr(&self->imp[NODE], 0), one;
+	struct ubfab_cqe cqe[16];
+	struct ubfab_queue *q;
+	struct ubfab_sqe *sqe;
+	int i;
+
+	one = model_cost(_metadata, self, self->q, UBFAB_OP_WRITE, NODE, 64);
+	for (i = 0; i < 16; i++)
+		ubfab_prep_write(GET_SQE(self->q), self->loc_off, rem, 64);
+	ASSERT_EQ(0, complete(self->q, cqe, 16));
+	for (i = 1; i < 16; i++) {
+		EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
+		EXPECT_NEAR_NS(one, cqe[i].model_ns - cqe[i - 1].model_ns);
+	}
+
+	attr.flags = UBFAB_QUEUE_SELECTIVE;
+	ASSERT_EQ(0, ubfab_queue_create(self->npu0, &attr, &q));
+	for (i = 0; i < 4; i++)
+		ubfab_prep_nop(GET_SQE(q));
+	ubfab_prep_compute(GET_SQE(q), 10);
+	for (i = 0; i < 8; i++)
+		ubfab_prep_write(GET_SQE(q), self->loc_off, rem, 64);
+	sqe = GET_SQE(q);
+	ubfab_prep_nop(sqe);
+	ubfab_sqe_set_flags(sqe, UBFAB_SQE_SIGNAL);
+	ASSERT_EQ(0, complete(q, cqe, 1));
+	EXPECT_EQ(UBFAB_OP_NOP, cqe[0].opcode);
+	EXPECT_LE(5 * ISSUE_NS + 10 + 8 * (one - 1), cqe[0].model_ns);
+	EXPECT_GE(5 * ISSUE_NS + 10 + 8 * (one + 1), cqe[0].model_ns);
+	ubfab_queue_destroy(q);
+}
+
+/* A large WRITE stripes over the planes: one port down, 7/6 of the time. */
+TEST_F_TIMEOUT(model, plane_down, SLOW)
+{
+	uint32_t eid = ubfab_dev_eid(self->peer[NODE]);
+	uint64_t lat, seven, six;
+
+	lat = model_cost(_metadata, self, self->q, UBFAB_OP_WRITE, NODE, 8);
+	seven = model_cost(_metadata, self, self->q, UBFAB_OP_WRITE, NODE,
+			   SEG_LEN);
+	ASSERT_EQ(0, ubfab_port_set_state(self->nl, eid, 3,
+					  UBFAB_STATE_DOWN));
+	six = model_cost(_metadata, self, self->q, UBFAB_OP_WRITE, NODE,
+			 SEG_LEN);
+	EXPECT_LT(seven, six);
+	/* the serialization, less the latency: 6/7 of the bandwidth, 1% */
+	EXPECT_GT(7 * (seven - lat) / 100,
+		  llabs((long long)(6 * (six - lat) - 7 * (seven - lat))))
+		TH_LOG("7 planes %llu ns, 6 planes %llu ns, 8 bytes %llu ns",
+		       (unsigned long long)seven, (unsigned long long)six,
+		       (unsigned long long)lat);
+	ASSERT_EQ(0, ubfab_port_set_state(self->nl, eid, 3, UBFAB_STATE_UP));
+	EXPECT_NEAR_NS(seven, model_cost(_metadata, self, self->q,
+					 UBFAB_OP_WRITE, NODE, SEG_LEN));
 }
 
 TEST_HARNESS_MAIN

@@ -500,6 +500,11 @@ struct ubfab_event {
  * doorbell (a UBFAB_QUEUE_POLL queue notices by itself). No completion is
  * ever dropped.
  *
+ * Modeled time: each queue has a modeled clock (UBFAB_IOCTL_QUEUE_CLOCK).
+ * Every entry that runs, whether it completes in the CQ or not, starts at
+ * the clock and moves it on by its modeled cost; its completion's model_ns
+ * is where it ended. Documentation/model.rst says what costs what.
+ *
  * Addresses: "local" is an offset in the queue's entity's memory and must
  * lie in an allocation of the file that created the queue. "remote" is an
  * address in an import of that file: the import's mmap_offset (from
@@ -516,9 +521,9 @@ struct ubfab_event {
  * receiver's port (rx) and the plane (tx and rx). An atomic or a notify
  * add is one 8-byte chunk. A remote transfer that fails, for any reason,
  * counts one error on the initiator's port into the plane it started (or
- * would have started) on and on that plane. NOP, COPY, FILL, EVENT_* and
- * WAIT_VALUE stay in the entity, cross no plane and count nothing, failed
- * or not; nor does an entry with an unknown opcode.
+ * would have started) on and on that plane. NOP, COPY, FILL, EVENT_*,
+ * WAIT_VALUE and COMPUTE stay in the entity, cross no plane and count
+ * nothing, failed or not; nor does an entry with an unknown opcode.
  *
  * Errors: an entry that fails completes with its status (enum
  * ubfab_cqe_status) even in a UBFAB_QUEUE_SELECTIVE queue, and puts the
@@ -623,6 +628,10 @@ struct ubfab_queue_create {
  * @UBFAB_OP_WAIT_VALUE: hold the queue until the 8-byte aligned word at
  *	@local compares to @value as @aux (enum ubfab_wait) says; @result is
  *	the value seen
+ * @UBFAB_OP_COMPUTE: a compute task of @value modeled nanoseconds on this
+ *	queue, in the manner of an AICORE kernel task on a stream: nothing
+ *	moves, and the queue's modeled clock moves on by exactly @value (no
+ *	issue overhead), so a program can account for compute it does itself
  *
  * EVENT_WAIT and WAIT_VALUE give up after @timeout_ms (0: never) with
  * UBFAB_CQE_TIMEOUT. Fields an opcode does not use must be 0.
@@ -638,6 +647,7 @@ enum ubfab_op {
 	UBFAB_OP_EVENT_RECORD = 7,
 	UBFAB_OP_EVENT_WAIT = 8,
 	UBFAB_OP_WAIT_VALUE = 9,
+	UBFAB_OP_COMPUTE = 10,
 };
 
 /**
@@ -743,7 +753,9 @@ enum ubfab_cqe_status {
  * @user_data: the entry's user_data
  * @result: old value (ATOMIC, WRITE_NOTIFY), count or value seen
  *	(EVENT_*, WAIT_VALUE); else 0
- * @model_ns: reserved for the fabric model's completion time; 0 for now
+ * @model_ns: the modeled time at which the entry completed, on its
+ *	queue's modeled clock, in nanoseconds (Documentation/model.rst); a
+ *	flushed entry carries the clock as it stood
  * @bytes: bytes moved: the entry's length when a data entry succeeds,
  *	8 for ATOMIC (WRITE_NOTIFY's notify add is not counted); when one
  *	fails, the bytes it wrote before failing: whole chunks, or with
@@ -762,24 +774,51 @@ struct ubfab_cqe {
 	__u8 __reserved;
 };
 
+/**
+ * struct ubfab_queue_clock - UBFAB_IOCTL_QUEUE_CLOCK
+ * @size: sizeof(struct ubfab_queue_clock)
+ * @flags: must be 0
+ * @advance_ns: move the queue's modeled clock on by this many nanoseconds
+ *	(0: only read it)
+ * @now_ns: out: the clock after the advance, in nanoseconds
+ *
+ * Every queue has a modeled clock, 0 when it is created: each entry starts
+ * at it and moves it to the entry's modeled end (struct ubfab_cqe
+ * model_ns). The clock saturates at 2^64 picoseconds (about 213 days).
+ *
+ * Errors: EINVAL bad flags or size; E2BIG unknown fields beyond @now_ns
+ * not 0; EINTR killed while the queue ran.
+ */
+struct ubfab_queue_clock {
+	__u32 size;
+	__u32 flags;
+	__u64 advance_ns;
+	__u64 now_ns;
+};
+
 /*
- * Queue ioctls, on the queue's file descriptor; each takes 0 as argument
- * (EINVAL otherwise).
+ * Queue ioctls, on the queue's file descriptor; DOORBELL and RESET take 0
+ * as argument (EINVAL otherwise).
  * UBFAB_IOCTL_QUEUE_DOORBELL: look at the SQ tail now. Returns 0, or
  *	EIO when the queue is in the error state (entries still flush).
  * UBFAB_IOCTL_QUEUE_RESET: take the queue out of the error state once
  *	every entry posted so far has completed (flushed), before it returns
  *	when all have; entries posted after it run normally. Returns 0 (also
  *	when not in error).
+ * UBFAB_IOCTL_QUEUE_CLOCK: advance the queue's modeled clock and read it
+ *	(struct ubfab_queue_clock), between two entries of the queue.
  */
 enum {
 	UBFAB_CMD_QUEUE_CREATE = 0x90,
 	UBFAB_CMD_QUEUE_DOORBELL,
 	UBFAB_CMD_QUEUE_RESET,
+	UBFAB_CMD_QUEUE_CLOCK,
 };
 
 #define UBFAB_IOCTL_QUEUE_CREATE _IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_CREATE)
 #define UBFAB_IOCTL_QUEUE_DOORBELL _IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_DOORBELL)
 #define UBFAB_IOCTL_QUEUE_RESET	_IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_RESET)
+#define UBFAB_IOCTL_QUEUE_CLOCK	_IOWR(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_CLOCK, \
+				      struct ubfab_queue_clock)
 
 #endif /* _UAPI_LINUX_UBFAB_H */

@@ -501,6 +501,10 @@ static void build_entry(struct worker *w, const struct queue_rec *q,
 		if (rng_chance(r, 1))
 			e->timeout_ms = 0;	/* may wait for ever */
 		break;
+	case UBFAB_OP_COMPUTE:
+		/* now and then long enough to saturate the clock */
+		e->value = rng_chance(r, 1) ? rng_next(r) : rng_below(r, 100000);
+		break;
 	default:
 		break;
 	}
@@ -520,7 +524,7 @@ static void write_entry(struct worker *w, struct queue_rec *q, struct rng *r,
 	unsigned int i;
 
 	if (!hostile) {
-		e.opcode = rng_below(r, UBFAB_OP_WAIT_VALUE + 1);
+		e.opcode = rng_below(r, UBFAB_OP_COMPUTE + 1);
 		build_entry(w, q, r, e.opcode, &e, false);
 		e.flags = rng_below(r, UBFAB_SQE_FLAGS + 1);
 		e.user_data = UD(e.opcode, q->seq, 0, e.length);
@@ -529,9 +533,9 @@ static void write_entry(struct worker *w, struct queue_rec *q, struct rng *r,
 			b[i] = rng_next(r);
 		e.user_data = UD_RANDOM_TAG << 48 | q->seq;
 	} else {
-		e.opcode = rng_chance(r, 4) ? UBFAB_OP_WAIT_VALUE + 1 +
-				rng_below(r, 255 - UBFAB_OP_WAIT_VALUE) :
-				rng_below(r, UBFAB_OP_WAIT_VALUE + 1);
+		e.opcode = rng_chance(r, 4) ? UBFAB_OP_COMPUTE + 1 +
+				rng_below(r, 255 - UBFAB_OP_COMPUTE) :
+				rng_below(r, UBFAB_OP_COMPUTE + 1);
 		build_entry(w, q, r, e.opcode, &e, true);
 		e.flags = rng_below(r, UBFAB_SQE_FLAGS + 1);
 		if (rng_chance(r, 4)) {
@@ -642,6 +646,7 @@ static bool status_ok(uint8_t opcode, uint16_t status)
 	switch (opcode) {
 	case UBFAB_OP_NOP:
 	case UBFAB_OP_EVENT_RECORD:
+	case UBFAB_OP_COMPUTE:
 		return status == UBFAB_CQE_OK || status == UBFAB_CQE_BAD_ENTRY;
 	case UBFAB_OP_EVENT_WAIT:
 		return status == UBFAB_CQE_OK ||
@@ -693,19 +698,27 @@ static uint32_t bytes_ok(uint8_t opcode, uint32_t len)
  * of that index (every entry completes, unless the queue is selective)
  * and was read whole.
  */
-static bool check_cqe(struct worker *w, const struct queue_rec *q,
+static bool check_cqe(struct worker *w, struct queue_rec *q,
 		      const struct ubfab_cqe *c, uint64_t index, bool exact)
 {
 	uint64_t ud = c->user_data;
 	bool ok;
 
-	if (c->status > UBFAB_CQE_FLUSHED || c->__reserved || c->model_ns)
-		return fuzz_fail(w, "completion %llu: status %u, reserved %u, model_ns %llu",
+	if (c->status > UBFAB_CQE_FLUSHED || c->__reserved)
+		return fuzz_fail(w, "completion %llu: status %u, reserved %u",
 				 (unsigned long long)index, c->status,
-				 c->__reserved,
-				 (unsigned long long)c->model_ns);
+				 c->__reserved);
 	fuzz_tally(w, c->status);
-	if (!exact || !UD_IS_OURS(ud))
+	if (!exact)
+		return true;
+	/* one queue's entries run in order on its modeled clock */
+	if (c->model_ns < q->model_ns)
+		return fuzz_fail(w, "completion %llu ends at %llu ns, before the one before it (%llu ns)",
+				 (unsigned long long)index,
+				 (unsigned long long)c->model_ns,
+				 (unsigned long long)q->model_ns);
+	q->model_ns = c->model_ns;
+	if (!UD_IS_OURS(ud))
 		return true;
 	if (c->opcode != UD_OP(ud))
 		return fuzz_fail(w, "completion %llu: opcode %u for an entry of opcode %u",
@@ -717,7 +730,7 @@ static bool check_cqe(struct worker *w, const struct queue_rec *q,
 				 (unsigned long long)index, UD_SEQ(ud));
 	if (c->status == UBFAB_CQE_FLUSHED)
 		ok = !c->bytes && !c->result;
-	else if (UD_BAD(ud) && c->opcode <= UBFAB_OP_WAIT_VALUE)
+	else if (UD_BAD(ud) && c->opcode <= UBFAB_OP_COMPUTE)
 		ok = c->status == UBFAB_CQE_BAD_ENTRY && !c->bytes;
 	else if (!status_ok(c->opcode, c->status))
 		ok = false;
@@ -968,7 +981,8 @@ static void queue_run_ctl(struct worker *w, const struct op *op)
 					  op->a[3] % 256, op->a[4] % 256) :
 				     (uint32_t)op->a[2];
 		if (cmd == UBFAB_IOCTL_QUEUE_DOORBELL ||
-		    cmd == UBFAB_IOCTL_QUEUE_RESET || vfs_ioctl_cmd(cmd))
+		    cmd == UBFAB_IOCTL_QUEUE_RESET ||
+		    cmd == UBFAB_IOCTL_QUEUE_CLOCK || vfs_ioctl_cmd(cmd))
 			cmd = UBFAB_IOCTL_QUEUE_CREATE;
 		ret = ioctl(q->fd, cmd, fuzz_iobuf);
 		fuzz_expect(w, "ioctl of a queue", ret, errno, ENOTTY);

@@ -154,6 +154,8 @@ void board_unmap(void);
  * @cq_head: the CQ head: completions consumed
  * @posted: entries published
  * @reaped: completions consumed
+ * @model_ns: the modeled end of the last completion consumed, when the
+ *	queue is clean and not shared: the next one may not end earlier
  * @seq: sequence number of the next entry (in its user_data)
  * @clean: no header word was ever scribbled on: the engine's indices and
  *	completions can be checked exactly
@@ -176,6 +178,7 @@ struct queue_rec {
 	uint32_t cq_head;
 	uint64_t posted;
 	uint64_t reaped;
+	uint64_t model_ns;
 	uint8_t seq;
 	bool clean;
 	bool shared;

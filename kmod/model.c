@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ubfab fabric model: the parameter table of profile cm384, the cost of
+ * each queue entry in modeled time, and each queue's modeled clock.
+ *
+ * This is the first slice of the model (issue #16): virtual time. Every
+ * queue has a clock (struct ubfab_model_clock, engine state under
+ * run_lock, 0 when the queue is made). Its entries run in order: each
+ * starts at the clock and ends at start + its cost, the clock moves to
+ * the end, and the completion's model_ns is the end in nanoseconds. The
+ * cost is a pure function of the entry, where its entity and the peer
+ * sit, the planes its chunks took and the bytes it moved; route.h notes
+ * the last two for every chunk (ubfab_model_note()), and the engine
+ * charges the entry when it completes (ubfab_model_charge(), model.h),
+ * which prices a small message like the queue's last one from memory, so
+ * that the fast path's per-entry model work is a few compares and an
+ * add. Nothing is shared between queues yet: no contention, no causality
+ * between a wait and what satisfies it. Documentation/model.rst has the
+ * equations.
+ *
+ * Time is integer picoseconds (u64, about 213 days; the clock saturates
+ * there); the only divisions are one per entry, at completion.
+ */
+#include <linux/uaccess.h>
+
+#include "engine.h"
+#include "model.h"
+
+/* Picoseconds a byte takes at 1 MB/s. */
+#define UBFAB_MODEL_PS_MBPS	1000000ULL
+/* efficiency is per mille */
+#define UBFAB_MODEL_PER_MILLE	1000ULL
+
+#define UBFAB_MODEL_NS(ns)	((ns) * (u64)UBFAB_MODEL_PS_PER_NS)
+
+/*
+ * Sources: [P] published (../shared/reference/cloudmatrix384.md: the
+ * CloudMatrix384 paper, arXiv 2506.12708 v2); [D] derived from published
+ * figures; [E] an initial estimate, nothing published, to calibrate.
+ */
+const struct ubfab_model_params ubfab_model_cm384 = {
+	/* [E] 1.3 us (write, NPU, same node, 512 B) - one hop - 512 B */
+	.issue_ps = UBFAB_MODEL_NS(850),
+	/* [E] the die's own port and back, no switch */
+	.loopback_ps = UBFAB_MODEL_NS(100),
+	/* [E] below a switch hop: the link is on the package */
+	.die_ps = UBFAB_MODEL_NS(200),
+	/* [D] (2.1 us - 1.3 us) / 2: other node minus same node, write */
+	.hop_ps = UBFAB_MODEL_NS(400),
+	/* [D] die -> L1 -> die */
+	.node_hops = 1,
+	/* [D] die -> L1 -> L2 -> L1 -> die */
+	.remote_hops = 3,
+	/* [P] 28 GB/s one way (224 Gbit/s) */
+	.link_mbps = 28000,
+	/* [P] 270 GB/s one way */
+	.die_mbps = 270000,
+	/* [P] 1.6 TB/s per die */
+	.hbm_mbps = 1600000,
+	/* [E] 8 DDR4-3200 channels, 25.6 GB/s each, per CPU */
+	.dram_mbps = 204800,
+	/* [D] per-die bandwidth, same node, / 7 x 28 GB/s = 196 GB/s */
+	.efficiency = {
+		/* write: NPU 137 GB/s, CPU 110 GB/s */
+		{ 699, 561 },
+		/* read: NPU 167 GB/s, CPU 151 GB/s */
+		{ 852, 770 },
+	},
+};
+
+/**
+ * ubfab_model_path() - how far a transfer from @self to @peer goes
+ * @self: the initiator's place
+ * @peer: the other end's place
+ *
+ * Return: enum ubfab_model_path.
+ */
+enum ubfab_model_path ubfab_model_path(const struct ubfab_loc *self,
+				       const struct ubfab_loc *peer)
+{
+	bool npus = self->kind == UBFAB_ENTITY_NPU &&
+		    peer->kind == UBFAB_ENTITY_NPU;
+
+	if (self->node != peer->node)
+		return UBFAB_MODEL_OTHER_NODE;
+	/* ubfab_topo_locate() leaves the fields that do not apply 0 */
+	if (self->kind == peer->kind && self->chip == peer->chip &&
+	    self->die == peer->die && self->socket == peer->socket)
+		return UBFAB_MODEL_SAME_DIE;
+	if (npus && self->chip == peer->chip)
+		return UBFAB_MODEL_OTHER_DIE;
+	return UBFAB_MODEL_SAME_NODE;
+}
+
+/* Time to move @bytes through the memory of the entity at @loc. */
+static u64 ubfab_model_mem_ps(const struct ubfab_model_params *p,
+			      const struct ubfab_loc *loc, u64 bytes)
+{
+	u32 mbps = loc->kind == UBFAB_ENTITY_NPU ? p->hbm_mbps : p->dram_mbps;
+
+	return DIV64_U64_ROUND_UP(bytes * UBFAB_MODEL_PS_MBPS, mbps);
+}
+
+/*
+ * A transfer's latency one way and its bytes' serialization: over the
+ * die's memory (loopback), the die-to-die link, or the planes it used,
+ * each link at @link_mbps, at the efficiency of its kind.
+ */
+static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
+			       const struct ubfab_loc *self,
+			       const struct ubfab_exec *ex)
+{
+	const struct ubfab_loc *peer = ex->peer;
+	bool read = ex->sqe.opcode == UBFAB_OP_READ;
+	bool round_trip = read || ex->sqe.opcode == UBFAB_OP_ATOMIC;
+	u32 eff = p->efficiency[read][peer->kind == UBFAB_ENTITY_CPU];
+	u64 lat, rate;
+
+	switch (ubfab_model_path(self, peer)) {
+	case UBFAB_MODEL_SAME_DIE:
+		lat = p->loopback_ps;
+		return (round_trip ? 2 * lat : lat) +
+		       ubfab_model_mem_ps(p, peer, ex->bytes);
+	case UBFAB_MODEL_OTHER_DIE:
+		lat = p->die_ps;
+		rate = p->die_mbps;
+		break;
+	case UBFAB_MODEL_SAME_NODE:
+		lat = p->node_hops * p->hop_ps;
+		rate = (u64)p->link_mbps * hweight32(ex->plane_mask);
+		break;
+	default:
+		lat = p->remote_hops * p->hop_ps;
+		rate = (u64)p->link_mbps * hweight32(ex->plane_mask);
+		break;
+	}
+	/* <= 2^30 bytes x 10^9: no overflow */
+	return (round_trip ? 2 * lat : lat) +
+	       DIV64_U64_ROUND_UP((u64)ex->bytes * UBFAB_MODEL_PS_MBPS *
+				  UBFAB_MODEL_PER_MILLE, rate * eff);
+}
+
+/* @ns in picoseconds, saturated. */
+static u64 ubfab_model_ps(u64 ns)
+{
+	return ns > U64_MAX / UBFAB_MODEL_PS_PER_NS ? U64_MAX :
+	       ns * UBFAB_MODEL_PS_PER_NS;
+}
+
+/**
+ * ubfab_model_cost_ps() - what an entry costs on its queue's clock
+ * @p: the parameters
+ * @self: where the queue's entity sits
+ * @ex: the entry, run: its opcode, @status, @bytes, and for a transfer
+ *	the peer's place and the planes its chunks took (ubfab_model_note())
+ *
+ * COMPUTE costs its @value in nanoseconds; every other entry (and a
+ * COMPUTE that failed) the issue overhead, plus for COPY and FILL the time of its bytes through the
+ * entity's memory (read and written for COPY), and for a transfer that
+ * crossed a link its latency (there and back for READ and ATOMIC) and
+ * its bytes' serialization.
+ *
+ * Return: picoseconds.
+ */
+u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
+			const struct ubfab_loc *self,
+			const struct ubfab_exec *ex)
+{
+	switch (ex->sqe.opcode) {
+	case UBFAB_OP_COMPUTE:
+		/* one refused (BAD_ENTRY) is charged as any other */
+		if (ex->status == UBFAB_CQE_OK)
+			return ubfab_model_ps(ex->sqe.value);
+		break;
+	case UBFAB_OP_COPY:
+		return p->issue_ps + ubfab_model_mem_ps(p, self, 2ULL * ex->bytes);
+	case UBFAB_OP_FILL:
+		return p->issue_ps + ubfab_model_mem_ps(p, self, ex->bytes);
+	}
+	/* a transfer that failed before its first chunk crossed nothing */
+	if (!ex->peer)
+		return p->issue_ps;
+	return p->issue_ps + ubfab_model_xfer_ps(p, self, ex);
+}
+
+/**
+ * ubfab_model_charge_new() - charge an entry ubfab_model_charge() could
+ *	not price from the last one
+ * @c: the queue's clock
+ * @self: where the queue's entity sits
+ * @ex: the entry
+ *
+ * Remembers a transfer over one plane for the next one alike.
+ * Context: the queue's run_lock held.
+ */
+void ubfab_model_charge_new(struct ubfab_model_clock *c,
+			    const struct ubfab_loc *self,
+			    const struct ubfab_exec *ex)
+{
+	u64 cost = ubfab_model_cost_ps(&ubfab_model_cm384, self, ex);
+
+	if (hweight32(ex->plane_mask) == 1) {
+		c->last_peer = ex->peer;
+		c->last_ps = cost;
+		c->last_bytes = ex->bytes;
+		c->last_opcode = ex->sqe.opcode;
+	}
+	ubfab_model_advance(c, cost);
+}
+
+/**
+ * ubfab_model_clock() - UBFAB_IOCTL_QUEUE_CLOCK: advance @q's clock by
+ *	advance_ns and read it
+ * @q: the queue
+ * @uarg: the user's struct ubfab_queue_clock
+ *
+ * Return: 0, -EINVAL (flags or size), -E2BIG (unknown trailing fields not
+ * 0), -EFAULT, or -EINTR when killed waiting for the queue.
+ */
+long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg)
+{
+	struct ubfab_queue_clock arg;
+	u32 usize;
+	int ret;
+
+	ret = ubfab_ioctl_copy_in(&arg, sizeof(arg),
+				  offsetofend(struct ubfab_queue_clock, now_ns),
+				  uarg, &usize);
+	if (ret)
+		return ret;
+	if (arg.flags)
+		return -EINVAL;
+	ret = mutex_lock_killable(&q->run_lock);
+	if (ret)
+		return ret;
+	ubfab_model_advance(&q->model, ubfab_model_ps(arg.advance_ns));
+	arg.now_ns = ubfab_model_now_ns(&q->model);
+	mutex_unlock(&q->run_lock);
+	if (copy_to_user(uarg, &arg, min_t(u32, usize, sizeof(arg))))
+		return -EFAULT;
+	return 0;
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ubfab fabric model (model.c): the parameter table, what each queue
+ * entry costs in modeled time, and each queue's modeled clock. Time is
+ * kept in integer picoseconds; what user space sees is in nanoseconds.
+ * Documentation/model.rst has the equations and the sources.
+ */
+#ifndef _UBFAB_MODEL_H
+#define _UBFAB_MODEL_H
+
+#include <linux/bits.h>
+#include <linux/math64.h>
+#include <linux/overflow.h>
+#include <linux/types.h>
+
+#include "op.h"
+#include "ubfab.h"
+
+struct ubfab_queue;
+
+/* Picoseconds in a nanosecond. */
+#define UBFAB_MODEL_PS_PER_NS	1000
+
+/**
+ * enum ubfab_model_path - how far a transfer's bytes go
+ * @UBFAB_MODEL_SAME_DIE: to the initiator itself (loopback)
+ * @UBFAB_MODEL_OTHER_DIE: to the other die of the same NPU chip, over the
+ *	die-to-die link
+ * @UBFAB_MODEL_SAME_NODE: within the node: one switch hop, the plane's L1
+ * @UBFAB_MODEL_OTHER_NODE: to another node: three hops, L1, L2, L1
+ */
+enum ubfab_model_path {
+	UBFAB_MODEL_SAME_DIE,
+	UBFAB_MODEL_OTHER_DIE,
+	UBFAB_MODEL_SAME_NODE,
+	UBFAB_MODEL_OTHER_NODE,
+};
+
+/**
+ * struct ubfab_model_params - the model's parameters (model.c has the
+ *	values, their units and sources)
+ * @issue_ps: an entry's issue overhead on its queue
+ * @loopback_ps: latency of a transfer to the initiator itself
+ * @die_ps: latency of the die-to-die link
+ * @hop_ps: latency of one switch hop, its links included
+ * @node_hops: switch hops within a node
+ * @remote_hops: switch hops to another node
+ * @link_mbps: one UB link, one way, in MB/s (10^6 bytes a second)
+ * @die_mbps: the die-to-die link, one way, in MB/s
+ * @hbm_mbps: an NPU die's HBM, in MB/s
+ * @dram_mbps: a CPU's DRAM, in MB/s
+ * @efficiency: per mille of the link rate a transfer reaches, by
+ *	[read][target is a CPU]
+ */
+struct ubfab_model_params {
+	u64 issue_ps;
+	u64 loopback_ps;
+	u64 die_ps;
+	u64 hop_ps;
+	u32 node_hops;
+	u32 remote_hops;
+	u32 link_mbps;
+	u32 die_mbps;
+	u32 hbm_mbps;
+	u32 dram_mbps;
+	u32 efficiency[2][2];
+};
+
+/* The defaults, profile cm384; read-only (netlink control comes later). */
+extern const struct ubfab_model_params ubfab_model_cm384;
+
+enum ubfab_model_path ubfab_model_path(const struct ubfab_loc *self,
+				       const struct ubfab_loc *peer);
+u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
+			const struct ubfab_loc *self,
+			const struct ubfab_exec *ex);
+long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg);
+
+/**
+ * struct ubfab_model_clock - a queue's modeled clock: engine state, under
+ *	the queue's run_lock
+ * @now_ps: when its last entry ended, in picoseconds; 0 at creation
+ * @last_peer: where the peer of its last one-plane transfer sits, or NULL
+ * @last_ps: that transfer's cost, which the next one alike costs too (the
+ *	table is fixed): a run of small messages pays a few compares
+ * @last_bytes: the bytes it moved
+ * @last_opcode: its opcode
+ */
+struct ubfab_model_clock {
+	u64 now_ps;
+	const struct ubfab_loc *last_peer;
+	u64 last_ps;
+	u32 last_bytes;
+	u8 last_opcode;
+};
+
+void ubfab_model_charge_new(struct ubfab_model_clock *c,
+			    const struct ubfab_loc *self,
+			    const struct ubfab_exec *ex);
+
+/* Whole nanoseconds of @ps, rounded down. */
+static inline u64 ubfab_model_ns(u64 ps)
+{
+	return div_u64(ps, UBFAB_MODEL_PS_PER_NS);
+}
+
+/*
+ * What the model keeps of a chunk of @ex that crossed @plane to @peer:
+ * the planes used and where the bytes went (route.h calls it for every
+ * chunk). A few stores: it is on the data path.
+ */
+static __always_inline void ubfab_model_note(struct ubfab_exec *ex,
+					     u32 plane,
+					     const struct ubfab_entity *peer)
+{
+	ex->peer = &peer->loc;
+	ex->plane_mask |= BIT(plane);
+}
+
+/* Move @c on by @ps, saturating. */
+static __always_inline void ubfab_model_advance(struct ubfab_model_clock *c,
+						u64 ps)
+{
+	if (check_add_overflow(c->now_ps, ps, &c->now_ps))
+		c->now_ps = U64_MAX;
+}
+
+/* @c's time in whole nanoseconds. */
+static inline u64 ubfab_model_now_ns(const struct ubfab_model_clock *c)
+{
+	return ubfab_model_ns(c->now_ps);
+}
+
+/**
+ * ubfab_model_charge() - an entry ran: charge its cost to its queue's clock
+ * @c: the queue's clock
+ * @self: where the queue's entity sits
+ * @ex: the entry; its @model_ns gets its end, the clock's new time
+ *
+ * A transfer over one plane like the queue's last one costs what that one
+ * did, found here; anything else is worked out by
+ * ubfab_model_charge_new(). Context: the queue's run_lock held.
+ */
+static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
+					       const struct ubfab_loc *self,
+					       struct ubfab_exec *ex)
+{
+	u32 mask = ex->plane_mask;
+
+	/* a plane crossed (so a peer), one only */
+	if (mask && !(mask & (mask - 1)) && ex->peer == c->last_peer &&
+	    ex->bytes == c->last_bytes && ex->sqe.opcode == c->last_opcode)
+		ubfab_model_advance(c, c->last_ps);
+	else
+		ubfab_model_charge_new(c, self, ex);
+	ex->model_ns = ubfab_model_now_ns(c);
+}
+
+#endif /* _UBFAB_MODEL_H */

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the fabric model's cost arithmetic in model.c: the path
+ * class of two places, what each kind of entry costs, the striping of a
+ * transfer's bytes over the planes it used, the efficiency per op kind
+ * and target, that the largest entry does not overflow, and the clock
+ * (in order, a small message priced like the last one). Built into
+ * ubfab.ko when the kernel has KUnit; the suite runs when the module
+ * loads.
+ */
+#include <kunit/test.h>
+#include <linux/sizes.h>
+
+#include "model.h"
+
+static const struct ubfab_model_params *const p = &ubfab_model_cm384;
+
+/* NPU die @die of chip @chip of node @node. */
+static struct ubfab_loc ubfab_kunit_npu(u32 node, u32 chip, u32 die)
+{
+	return (struct ubfab_loc) {
+		.kind = UBFAB_ENTITY_NPU, .node = node, .chip = chip,
+		.die = die,
+	};
+}
+
+/* CPU @socket of node @node. */
+static struct ubfab_loc ubfab_kunit_cpu(u32 node, u32 socket)
+{
+	return (struct ubfab_loc) {
+		.kind = UBFAB_ENTITY_CPU, .node = node, .socket = socket,
+	};
+}
+
+/* The cost of @opcode from @self that moved @bytes to @peer over @mask. */
+static u64 ubfab_kunit_cost(const struct ubfab_loc *self, u8 opcode,
+			    const struct ubfab_loc *peer, u32 mask, u32 bytes)
+{
+	struct ubfab_exec ex = {
+		.sqe.opcode = opcode,
+		.peer = peer,
+		.plane_mask = mask,
+		.bytes = bytes,
+	};
+
+	return ubfab_model_cost_ps(p, self, &ex);
+}
+
+static void ubfab_kunit_path(struct kunit *test)
+{
+	struct ubfab_loc a = ubfab_kunit_npu(2, 3, 0);
+	struct ubfab_loc same = ubfab_kunit_npu(2, 3, 0);
+	struct ubfab_loc die = ubfab_kunit_npu(2, 3, 1);
+	struct ubfab_loc chip = ubfab_kunit_npu(2, 4, 0);
+	struct ubfab_loc node = ubfab_kunit_npu(5, 3, 0);
+	struct ubfab_loc cpu = ubfab_kunit_cpu(2, 0);
+	struct ubfab_loc cpu_far = ubfab_kunit_cpu(1, 0);
+
+	KUNIT_EXPECT_EQ(test, ubfab_model_path(&a, &same),
+			UBFAB_MODEL_SAME_DIE);
+	KUNIT_EXPECT_EQ(test, ubfab_model_path(&a, &die),
+			UBFAB_MODEL_OTHER_DIE);
+	KUNIT_EXPECT_EQ(test, ubfab_model_path(&a, &chip),
+			UBFAB_MODEL_SAME_NODE);
+	/* same chip and die numbers, another node */
+	KUNIT_EXPECT_EQ(test, ubfab_model_path(&a, &node),
+			UBFAB_MODEL_OTHER_NODE);
+	/* a CPU is never on an NPU's chip, even with chip and die 0 */
+	KUNIT_EXPECT_EQ(test, ubfab_model_path(&cpu, &cpu),
+			UBFAB_MODEL_SAME_DIE);
+	KUNIT_EXPECT_EQ(test, ubfab_model_path(&a, &cpu),
+			UBFAB_MODEL_SAME_NODE);
+	KUNIT_EXPECT_EQ(test, ubfab_model_path(&cpu, &cpu_far),
+			UBFAB_MODEL_OTHER_NODE);
+	a = ubfab_kunit_npu(2, 0, 0);
+	KUNIT_EXPECT_EQ(test, ubfab_model_path(&a, &cpu),
+			UBFAB_MODEL_SAME_NODE);
+}
+
+/* Entries that move nothing: the issue overhead, COMPUTE its value. */
+static void ubfab_kunit_still(struct kunit *test)
+{
+	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
+	struct ubfab_exec ex = { .sqe.opcode = UBFAB_OP_COMPUTE };
+	static const u8 ops[] = { UBFAB_OP_NOP, UBFAB_OP_EVENT_RECORD,
+				  UBFAB_OP_EVENT_WAIT, UBFAB_OP_WAIT_VALUE,
+				  UBFAB_OP_WRITE, UBFAB_OP_READ,
+				  UBFAB_OP_ATOMIC, 200 };
+	unsigned int i;
+
+	/* a transfer that crossed nothing (it failed first) too */
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
+		KUNIT_EXPECT_EQ(test, ubfab_kunit_cost(&a, ops[i], NULL, 0, 0),
+				p->issue_ps);
+	KUNIT_EXPECT_EQ(test, p->issue_ps, 850000);
+	ex.sqe.value = 12345;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex), 12345000);
+	ex.sqe.value = 0;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex), 0);
+	/* refused: as any other entry */
+	ex.sqe.value = 5;
+	ex.status = UBFAB_CQE_BAD_ENTRY;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex), p->issue_ps);
+	ex.status = UBFAB_CQE_OK;
+	/* saturates instead of wrapping */
+	ex.sqe.value = U64_MAX / 1000 + 1;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex), U64_MAX);
+	KUNIT_EXPECT_EQ(test, ubfab_model_ns(1999), 1);
+}
+
+/* Latency by path, once for WRITE, there and back for READ and ATOMIC. */
+static void ubfab_kunit_latency(struct kunit *test)
+{
+	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
+	struct ubfab_loc die = ubfab_kunit_npu(0, 0, 1);
+	struct ubfab_loc node = ubfab_kunit_npu(0, 1, 0);
+	struct ubfab_loc far = ubfab_kunit_npu(1, 0, 0);
+	/* 8 bytes on one link at 69.9% of 28 GB/s: ceil(408.7) ps */
+	u64 ser8 = 409;
+
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &node, 1, 8),
+			p->issue_ps + p->hop_ps + ser8);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &far, 1, 8),
+			p->issue_ps + 3 * p->hop_ps + ser8);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&a, UBFAB_OP_ATOMIC, &far, 1, 8),
+			p->issue_ps + 6 * p->hop_ps + ser8);
+	/* 8 bytes at 85.2% of 28 GB/s: ceil(335.3) ps */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&a, UBFAB_OP_READ, &node, 1, 8),
+			p->issue_ps + 2 * p->hop_ps + 336);
+	/* 8 bytes at 69.9% of 270 GB/s: ceil(42.4) ps */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &die, 1, 8),
+			p->issue_ps + p->die_ps + 43);
+	/* loopback: the die's own memory, 8 bytes at 1.6 TB/s */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &a, 1, 8),
+			p->issue_ps + p->loopback_ps + 5);
+	/* the order the selftests rely on */
+	KUNIT_EXPECT_LT(test, ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &a, 1, 8),
+			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &die, 1, 8));
+	KUNIT_EXPECT_LT(test, ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &die, 1, 8),
+			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &node, 1, 8));
+	KUNIT_EXPECT_LT(test, ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &node, 1, 8),
+			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &far, 1, 8));
+}
+
+/* Bytes striped over the planes used, at the efficiency of their kind. */
+static void ubfab_kunit_striping(struct kunit *test)
+{
+	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
+	struct ubfab_loc node = ubfab_kunit_npu(0, 1, 0);
+	struct ubfab_loc cpu = ubfab_kunit_cpu(0, 0);
+	u64 lat = p->issue_ps + p->hop_ps, seven, six;
+
+	/* 1 MiB over 7 links at 69.9%: 2^20 x 10^9 / (7 x 28000 x 699) */
+	seven = ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &node, 0x7f, SZ_1M);
+	KUNIT_EXPECT_EQ(test, seven - lat, 7653616);
+	/* one plane fewer: 7/6 of it */
+	six = ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &node, 0x3f, SZ_1M);
+	KUNIT_EXPECT_EQ(test, six - lat, 8929219);
+	/* which planes does not matter, only how many */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &node, 0x7e, SZ_1M),
+			six);
+	/* to a CPU at 56.1%, reading from an NPU at 85.2% */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &cpu, 0x7f, SZ_1M) -
+			lat, 9536324);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&a, UBFAB_OP_READ, &node, 0x7f, SZ_1M) -
+			lat - p->hop_ps, 6279200);
+	/* the published per-die write bandwidth, within 0.1% */
+	KUNIT_EXPECT_EQ(test, div64_u64(SZ_1M * 1000ULL, seven - lat), 137);
+}
+
+/* COPY reads and writes its bytes, FILL writes them: HBM or DRAM. */
+static void ubfab_kunit_local(struct kunit *test)
+{
+	struct ubfab_loc npu = ubfab_kunit_npu(0, 0, 0);
+	struct ubfab_loc cpu = ubfab_kunit_cpu(0, 0);
+
+	/* 2 MiB through 1.6 TB/s: 1310720 ps */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&npu, UBFAB_OP_COPY, NULL, 0, SZ_1M),
+			p->issue_ps + 1310720);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&npu, UBFAB_OP_FILL, NULL, 0, SZ_1M),
+			p->issue_ps + 655360);
+	/* 1 MiB through 204.8 GB/s: 5120000 ps */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&cpu, UBFAB_OP_FILL, NULL, 0, SZ_1M),
+			p->issue_ps + 5120000);
+}
+
+/* The largest entry on the slowest paths does not overflow. */
+static void ubfab_kunit_largest(struct kunit *test)
+{
+	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
+	struct ubfab_loc far = ubfab_kunit_npu(1, 0, 0);
+	struct ubfab_loc cpu = ubfab_kunit_cpu(1, 0);
+	u32 max = UBFAB_SQE_MAX_LENGTH;
+
+	/* 2^30 B x 10^9 / (28000 x 561) = 68356367711 ps, ceil */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &cpu, 1, max),
+			p->issue_ps + 3 * p->hop_ps + 68356367711ULL);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &far, 0x7f, max),
+			p->issue_ps + 3 * p->hop_ps + 7837302736ULL);
+	/* 2 GiB through DRAM */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost(&cpu, UBFAB_OP_COPY, NULL, 0, max),
+			p->issue_ps + 10485760000ULL);
+}
+
+/* The clock: entries in order, small messages priced from the last one. */
+static void ubfab_kunit_clock(struct kunit *test)
+{
+	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
+	struct ubfab_loc node = ubfab_kunit_npu(0, 1, 0);
+	struct ubfab_loc far = ubfab_kunit_npu(1, 0, 0);
+	struct ubfab_model_clock c = {};
+	struct ubfab_exec ex = {
+		.sqe.opcode = UBFAB_OP_WRITE, .peer = &node, .plane_mask = 4,
+		.bytes = 64,
+	};
+	u64 one = ubfab_model_cost_ps(p, &a, &ex), t;
+
+	ubfab_model_charge(&c, &a, &ex);
+	KUNIT_EXPECT_EQ(test, c.now_ps, one);
+	KUNIT_EXPECT_EQ(test, ex.model_ns, one / 1000);
+	/* alike but on another plane: the same cost, remembered */
+	ex.plane_mask = 8;
+	ubfab_model_charge(&c, &a, &ex);
+	KUNIT_EXPECT_EQ(test, c.now_ps, 2 * one);
+	KUNIT_EXPECT_EQ(test, c.last_ps, one);
+	/* another peer, length, opcode or plane count: priced anew */
+	ex.peer = &far;
+	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex);
+	ubfab_model_charge(&c, &a, &ex);
+	KUNIT_EXPECT_EQ(test, c.now_ps, t);
+	ex.bytes = 65;
+	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex);
+	ubfab_model_charge(&c, &a, &ex);
+	KUNIT_EXPECT_EQ(test, c.now_ps, t);
+	ex.sqe.opcode = UBFAB_OP_READ;
+	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex);
+	ubfab_model_charge(&c, &a, &ex);
+	KUNIT_EXPECT_EQ(test, c.now_ps, t);
+	ex.plane_mask = 0x7f;
+	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex);
+	ubfab_model_charge(&c, &a, &ex);
+	KUNIT_EXPECT_EQ(test, c.now_ps, t);
+	/* a NOP after it: no crossing, the issue overhead */
+	ex = (struct ubfab_exec) { .sqe.opcode = UBFAB_OP_NOP };
+	t = c.now_ps + p->issue_ps;
+	ubfab_model_charge(&c, &a, &ex);
+	KUNIT_EXPECT_EQ(test, c.now_ps, t);
+	/* the clock saturates */
+	ex = (struct ubfab_exec) { .sqe.opcode = UBFAB_OP_COMPUTE,
+				   .sqe.value = U64_MAX / 1000 };
+	ubfab_model_charge(&c, &a, &ex);
+	KUNIT_EXPECT_EQ(test, c.now_ps, U64_MAX);
+	KUNIT_EXPECT_EQ(test, ex.model_ns, U64_MAX / 1000);
+}
+
+static struct kunit_case ubfab_model_cases[] = {
+	KUNIT_CASE(ubfab_kunit_path),
+	KUNIT_CASE(ubfab_kunit_still),
+	KUNIT_CASE(ubfab_kunit_latency),
+	KUNIT_CASE(ubfab_kunit_striping),
+	KUNIT_CASE(ubfab_kunit_local),
+	KUNIT_CASE(ubfab_kunit_largest),
+	KUNIT_CASE(ubfab_kunit_clock),
+	{}
+};
+
+static struct kunit_suite ubfab_model_suite = {
+	.name = "ubfab-model",
+	.test_cases = ubfab_model_cases,
+};
+
+kunit_test_suite(ubfab_model_suite);
