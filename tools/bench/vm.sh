@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 #
-# tools/bench/vm.sh - sourced by tools/bench/run.sh: runs
+# tools/bench/vm.sh - sourced by tools/bench/run.sh and compare.sh: runs
 # tools/bench/guest.sh with build/tools/bench/ubbench in the test VM and
 # takes the results out of what the guest prints. Expects ROOT (the top of
 # the checkout) to be set.
