@@ -21,7 +21,7 @@ ENV_MK := $(UBFAB_CACHE)/env.mk
 # what the machine has, env.mk included if it is there (it names the
 # release of each kernel series), and stops naming the Debian package to
 # install (or `make deps`) when something is missing.
-DEPS_GOALS := deps demo check check-debug bench shell
+DEPS_GOALS := deps demo check check-debug bench bench-compare shell
 ifneq ($(UBFAB_DEPS_DONE),)
 -include $(ENV_MK)
 else ifneq ($(filter $(DEPS_GOALS),$(MAKECMDGOALS)),)
@@ -82,7 +82,13 @@ BUILD := $(CURDIR)/build
 # kmod/, so that each release keeps its own objects.
 moddir = $(BUILD)/$(1)/kmod
 MODDIR ?= $(call moddir,$(KVER))
-KMOD_SOURCES := $(notdir $(wildcard kmod/*.c kmod/*.h)) Kbuild
+# The checkout whose kmod/ (and uAPI header) the module is built from: this
+# one, or another commit's tree (tools/bench/compare.sh builds its base so,
+# with a MODDIR of its own).
+KMOD_TREE ?= $(CURDIR)
+override KMOD_TREE := $(abspath $(KMOD_TREE))
+KMOD_SOURCES := $(notdir $(wildcard $(KMOD_TREE)/kmod/*.c \
+	$(KMOD_TREE)/kmod/*.h)) Kbuild
 
 # $(call build-module,<release>,<kernel build tree>[,<module build dir>])
 define build-module
@@ -90,10 +96,10 @@ define build-module
 	@mkdir -p $(or $(3),$(call moddir,$(1)))
 	@find $(or $(3),$(call moddir,$(1))) -maxdepth 1 -type l \
 		! -exec test -e {} \; -delete
-	@$(foreach f,$(KMOD_SOURCES),ln -sfn $(CURDIR)/kmod/$(f) \
+	@$(foreach f,$(KMOD_SOURCES),ln -sfn $(KMOD_TREE)/kmod/$(f) \
 		$(or $(3),$(call moddir,$(1)))/$(f);)
 	$(MAKE) -C $(2) M=$(or $(3),$(call moddir,$(1))) \
-		UBFAB_ROOT=$(CURDIR) W=1 modules
+		UBFAB_ROOT=$(KMOD_TREE) W=1 modules
 endef
 
 # The selftests need the kselftest harness, which `make deps` extracts:
@@ -151,7 +157,16 @@ bench: lib
 	$(MAKE) -C tools/bench O=$(BUILD)/tools/bench
 	@tools/bench/run.sh -k $(BENCH_KVER) -- $(BENCH_ARGS)
 
-.PHONY: bench
+# The same figures for ubfab.ko of commit BASE and of the working tree, in
+# one VM, BENCH_ROUNDS rounds; tools/bench/compare.sh builds both modules.
+BENCH_ROUNDS ?= 3
+
+bench-compare:
+	$(if $(BASE),,$(error bench-compare: give BASE=<commit>))
+	@tools/bench/compare.sh -k $(BENCH_KVER) -r $(BENCH_ROUNDS) $(BASE) \
+		-- $(BENCH_ARGS)
+
+.PHONY: bench bench-compare
 
 shell: all
 	tools/vm/ubvm -k $(VM_KERNEL) -s
@@ -166,8 +181,9 @@ clean:
 		kmod/modules.order Module.symvers modules.order .*.cmd
 
 help:
-	@echo 'Targets (deps, demo, check, check-debug, bench and shell run'
-	@echo 'tools/deps.sh first; the others install and download nothing):'
+	@echo 'Targets (deps, demo, check, check-debug, bench, bench-compare and'
+	@echo 'shell run tools/deps.sh first; the others install and download'
+	@echo 'nothing):'
 	@echo '  all          module for KVER, lib, ubctl, selftests (default;'
 	@echo '               the selftests only after make deps)'
 	@echo '  modules      ubfab.ko for KVER (or KDIR) in build/<release>/kmod'
@@ -183,6 +199,8 @@ help:
 	@echo '  demo         the cm384 fabric in a VM: ubctl topo, memory, time'
 	@echo '  bench        memory and queue benchmarks in a VM (BENCH_KVER=6.12,'
 	@echo '               BENCH_ARGS)'
+	@echo '  bench-compare  the same for the module of BASE=<commit> against'
+	@echo '               this tree'"'"'s, side by side in one VM (BENCH_ROUNDS=3)'
 	@echo '  shell        VM shell with the module loaded (for KVER)'
 	@echo '  install      libubfab, libubfab-ffi, headers, ubctl into'
 	@echo '               DESTDIR/PREFIX (uAPI in PREFIX/include/ubfab/linux)'

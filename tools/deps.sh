@@ -50,6 +50,7 @@ PACKAGES=(
 	python3-docutils			# make lint (Documentation/*.rst)
 	python3-yaml python3-jsonschema		# make check (tools/ynl/nlgen.py)
 	qemu-system-x86 busybox-static cpio	# the test VM and its initramfs
+	jq					# make bench-compare's table
 	kmod xz-utils zstd			# depmod for the VM; unpacking kernels
 	bc flex bison libelf-dev libssl-dev pahole # building a debug kernel
 )

@@ -3,15 +3,14 @@
 #
 # tools/bench/run.sh - host side of `make bench`: boots the test VM without
 # allocator debugging, runs ubbench in it, passes its table through and
-# keeps its JSON as build/bench/ubbench-<release>-<date>.json.
-#
-# Owns the transport of the results out of the VM: the guest prints the
-# table, then a marker line, then the JSON file; this script splits the two.
+# keeps its JSON as build/bench/ubbench-<release>-<date>.json. The VM and
+# the transport of the results are tools/bench/vm.sh's and guest.sh's.
 
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)
-MARK=--ubbench-json--
+# shellcheck source=tools/bench/vm.sh
+. "$ROOT/tools/bench/vm.sh"
 
 usage() {
 	cat <<EOF
@@ -44,29 +43,16 @@ while getopts "k:o:h-:" opt; do
 done
 shift $((OPTIND - 1))
 
-bench=$ROOT/build/tools/bench/ubbench
-[[ -x $bench ]] || { echo "run.sh: no $bench: make bench builds it" >&2; exit 2; }
 mkdir -p "$outdir"
-json=$(mktemp "$outdir/.ubbench.XXXXXX")
-raw=$(mktemp)
-trap 'rm -f "$json" "$raw"' EXIT
+tmp=$(mktemp -d "$outdir/.ubbench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
 
-args=""
-(($# == 0)) || printf -v args ' %q' "$@"
-"$ROOT/tools/vm/ubvm" -k "$kernel" -D -t 900 -x "$bench" -- \
-	"/x/ubbench --json /tmp/bench.json$args && echo $MARK &&
-	 cat /tmp/bench.json" >"$raw" && rc=0 || rc=$?
-# The table (or what went wrong) to stdout; what follows the marker, to
-# $json.
-awk -v mark="$MARK" -v json="$json" '
-	$0 == mark { found = 1; next }
-	found { print > json; next }
-	{ print }' "$raw"
+bench_vm "$tmp" -k "$kernel" -t 900 -- -- "$@" && rc=0 || rc=$?
 ((rc == 0)) || exit "$rc"
 
-release=$(sed -n 's/^  "kernel": "\(.*\)",$/\1/p' "$json")
+json=$tmp/ubbench.json
+release=$([[ ! -e $json ]] || bench_release "$json")
 [[ -n $release ]] || { echo "run.sh: ubbench wrote no results" >&2; exit 1; }
 out=$outdir/ubbench-$release-$(date -u +%Y%m%d-%H%M%S).json
-chmod 0644 "$json"
 mv "$json" "$out"
 echo "results: ${out#"$ROOT"/}"
