@@ -93,4 +93,20 @@ static const struct nla_policy seg_policy[UBFAB_A_SEG_MAX + 1] = {
 	[UBFAB_A_SEG_PID]		= LIBUBFAB_POLICY_U32,
 };
 
+/* Attribute set "model" */
+static const struct nla_policy model_policy[UBFAB_A_MODEL_MAX + 1] = {
+	[UBFAB_A_MODEL_PROFILE]		= LIBUBFAB_POLICY_STRING(UBFAB_NAME_MAX),
+	[UBFAB_A_MODEL_PARAM]		= LIBUBFAB_POLICY_NEST,
+};
+
+/* Attribute set "param" */
+static const struct nla_policy param_policy[UBFAB_A_PARAM_MAX + 1] = {
+	[UBFAB_A_PARAM_NAME]		= LIBUBFAB_POLICY_STRING(UBFAB_PARAM_MAX),
+	[UBFAB_A_PARAM_VALUE]		= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_PARAM_UNIT]		= LIBUBFAB_POLICY_STRING(UBFAB_PARAM_MAX),
+	[UBFAB_A_PARAM_MINIMUM]		= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_PARAM_MAXIMUM]		= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_PARAM_DEFAULT]		= LIBUBFAB_POLICY_U64,
+};
+
 #endif /* LIBUBFAB_POLICY_GEN_H */

@@ -21,22 +21,25 @@
  *   ENODEV  no entity, port or plane with the given identifier
  *   EINVAL  a required attribute is missing or malformed (e.g. a state
  *           that is not an enum ubfab_state)
- *   EPERM   a command that changes the fabric (a reset or a state change)
- *           from a process without CAP_NET_ADMIN
+ *   EPERM   a command that changes the fabric (a reset, a state change or
+ *           a model parameter) from a process without CAP_NET_ADMIN
+ *   ENOENT  a model profile or parameter name that does not exist
+ *   ERANGE  a model parameter value outside its minimum .. maximum
  *   ERANGE  (from the kernel's own attribute validation) an attribute
  *           longer than its policy allows, e.g. a name attribute with
  *           bytes past UBFAB_NAME_MAX
  *
  * Events
  *   The family's multicast group UBFAB_MCGRP_EVENTS announces every change
- *   of a port's or a plane's state and every entity reset, in the order
- *   they happened, to listeners in every network namespace. Each
- *   notification is one message whose command says what changed and whose
- *   attributes are those of the object's get reply, read after the change:
- *   UBFAB_CMD_PORT_NTF the port set, UBFAB_CMD_PLANE_NTF the plane set,
- *   UBFAB_CMD_ENTITY_RESET_NTF the entity set. Setting a state an object
- *   already has changes nothing and announces nothing. A listener that
- *   falls behind loses notifications (its socket reports ENOBUFS) and
+ *   of a port's or a plane's state, every entity reset and every change of
+ *   the model's parameters, in the order they happened, to listeners in
+ *   every network namespace. Each notification is one message whose
+ *   command says what changed and whose attributes are those of the
+ *   object's get reply, read after the change: UBFAB_CMD_PORT_NTF the port
+ *   set, UBFAB_CMD_PLANE_NTF the plane set, UBFAB_CMD_ENTITY_RESET_NTF the
+ *   entity set, UBFAB_CMD_MODEL_NTF the model set. Setting a state an
+ *   object already has changes nothing and announces nothing. A listener
+ *   that falls behind loses notifications (its socket reports ENOBUFS) and
  *   should read the states again.
  */
 #ifndef _UAPI_LINUX_UBFAB_H
@@ -50,6 +53,8 @@
 
 /* Longest entity name, including the terminating NUL. */
 #define UBFAB_NAME_MAX		16
+/* Longest model parameter name or unit, including the terminating NUL. */
+#define UBFAB_PARAM_MAX		32
 
 /**
  * enum ubfab_entity_kind - what an entity is
@@ -169,6 +174,36 @@ enum {
 };
 
 /*
+ * Attribute set "model": the fabric model's parameters
+ * (Documentation/model.rst).
+ */
+enum {
+	UBFAB_A_MODEL_PROFILE = 1,	/* string: "cm384", or "custom" when a
+					 * parameter differs from it */
+	UBFAB_A_MODEL_PARAM,		/* nest, repeated: set "param"; a reply
+					 * carries every one, in table order */
+
+	__UBFAB_A_MODEL_MAX,
+	UBFAB_A_MODEL_MAX = (__UBFAB_A_MODEL_MAX - 1)
+};
+
+/* Attribute set "param": one parameter of the fabric model. */
+enum {
+	UBFAB_A_PARAM_NAME = 1,		/* string: e.g. "hop-ps"; its last part
+					 * is its unit */
+	UBFAB_A_PARAM_VALUE,		/* u64 */
+	UBFAB_A_PARAM_UNIT,		/* string: "ps", "MB/s", "permille",
+					 * "hops", "bytes" */
+	UBFAB_A_PARAM_MINIMUM,		/* u64: smallest value accepted */
+	UBFAB_A_PARAM_MAXIMUM,		/* u64: largest value accepted */
+	UBFAB_A_PARAM_DEFAULT,		/* u64: the value of profile cm384 */
+	UBFAB_A_PARAM_PAD,
+
+	__UBFAB_A_PARAM_MAX,
+	UBFAB_A_PARAM_MAX = (__UBFAB_A_PARAM_MAX - 1)
+};
+
+/*
  * Commands. Every reply carries the attribute set named in the comment.
  *
  * UBFAB_CMD_FABRIC_GET	do: the fabric set.
@@ -205,6 +240,20 @@ enum {
  *			set.
  * UBFAB_CMD_ENTITY_RESET_NTF notification: an entity was reset; the
  *			entity set.
+ * UBFAB_CMD_MODEL_GET	do: the model set: UBFAB_A_MODEL_PROFILE and
+ *			every parameter.
+ * UBFAB_CMD_MODEL_SET	do: set parameters of the fabric model
+ *			(CAP_NET_ADMIN, else EPERM). UBFAB_A_MODEL_PROFILE
+ *			first puts back every value of that profile; then
+ *			each UBFAB_A_MODEL_PARAM (UBFAB_A_PARAM_NAME and
+ *			UBFAB_A_PARAM_VALUE) is set. All or nothing: an
+ *			unknown profile or name (ENOENT) or a value out of
+ *			range (ERANGE) changes nothing. Entries that run
+ *			afterwards are priced with the new values; queue
+ *			clocks keep their times. Announced by
+ *			UBFAB_CMD_MODEL_NTF.
+ * UBFAB_CMD_MODEL_NTF	notification: the model's parameters changed; the
+ *			model set.
  */
 enum {
 	UBFAB_CMD_FABRIC_GET = 1,
@@ -218,6 +267,9 @@ enum {
 	UBFAB_CMD_PORT_NTF,
 	UBFAB_CMD_PLANE_NTF,
 	UBFAB_CMD_ENTITY_RESET_NTF,
+	UBFAB_CMD_MODEL_GET,
+	UBFAB_CMD_MODEL_SET,
+	UBFAB_CMD_MODEL_NTF,
 
 	__UBFAB_CMD_MAX,
 	UBFAB_CMD_MAX = (__UBFAB_CMD_MAX - 1)
