@@ -7,7 +7,9 @@
 #ifndef _UBFAB_XFER_H
 #define _UBFAB_XFER_H
 
+#include <linux/build_bug.h>
 #include <linux/types.h>
+#include <linux/ubfab.h>
 
 struct ubfab_file;
 struct ubfab_queue;
@@ -16,8 +18,13 @@ struct ubfab_window;
 struct ubfab_entity;
 struct page;
 
-/* Most bytes a transfer moves through a queue's bounce buffer (xfer.c). */
+/*
+ * Most bytes a transfer moves through a queue's bounce buffer (xfer.c).
+ * The fast path takes no longer entry, so none it takes can break
+ * UBFAB_SQE_MEMSEM's length limit, which it does not check.
+ */
 #define UBFAB_XFER_INLINE	256
+static_assert(UBFAB_XFER_INLINE <= UBFAB_SQE_MEMSEM_MAX_LENGTH);
 
 /**
  * struct ubfab_xfer_page - a page a queue's data path used last

@@ -178,10 +178,10 @@ enum {
  * (Documentation/model.rst).
  */
 enum {
-	UBFAB_A_MODEL_PROFILE = 1,	/* string: "cm384", or "custom" when a
-					 * parameter differs from it */
-	UBFAB_A_MODEL_PARAM,		/* nest, repeated: set "param"; a reply
-					 * carries every one, in table order */
+	/* string: "cm384", or "custom" when a parameter differs from it */
+	UBFAB_A_MODEL_PROFILE = 1,
+	/* nest, repeated: set "param"; a reply has every one, in order */
+	UBFAB_A_MODEL_PARAM,
 
 	__UBFAB_A_MODEL_MAX,
 	UBFAB_A_MODEL_MAX = (__UBFAB_A_MODEL_MAX - 1)
@@ -189,11 +189,11 @@ enum {
 
 /* Attribute set "param": one parameter of the fabric model. */
 enum {
-	UBFAB_A_PARAM_NAME = 1,		/* string: e.g. "hop-ps"; its last part
-					 * is its unit */
+	/* string: e.g. "hop-ps"; its last part is its unit */
+	UBFAB_A_PARAM_NAME = 1,
 	UBFAB_A_PARAM_VALUE,		/* u64 */
-	UBFAB_A_PARAM_UNIT,		/* string: "ps", "MB/s", "permille",
-					 * "hops", "bytes" */
+	/* string: "ps", "MB/s", "permille", "hops" */
+	UBFAB_A_PARAM_UNIT,
 	UBFAB_A_PARAM_MINIMUM,		/* u64: smallest value accepted */
 	UBFAB_A_PARAM_MAXIMUM,		/* u64: largest value accepted */
 	UBFAB_A_PARAM_DEFAULT,		/* u64: the value of profile cm384 */
@@ -586,6 +586,8 @@ struct ubfab_event {
 #define UBFAB_QUEUE_MAX_ENTRIES	32768
 #define UBFAB_QUEUE_MAX_CQ_ENTRIES 65536
 #define UBFAB_SQE_MAX_LENGTH	0x40000000U	/* 1 GiB */
+/* The longest transfer of the memory-semantics class (UBFAB_SQE_MEMSEM). */
+#define UBFAB_SQE_MEMSEM_MAX_LENGTH 65536
 #define UBFAB_PLANE_CHUNK	65536
 /* Event counters per entity file, for UBFAB_OP_EVENT_RECORD/WAIT. */
 #define UBFAB_QUEUE_EVENTS	1024
@@ -730,10 +732,21 @@ enum ubfab_wait {
 	UBFAB_WAIT_EQ = 1,
 };
 
-/* struct ubfab_sqe flags */
+/*
+ * struct ubfab_sqe flags. UBFAB_SQE_MEMSEM chooses the transfer class of a
+ * WRITE, READ, WRITE_NOTIFY or ATOMIC in the fabric model: the memory
+ * semantics of the vector cores' direct loads and stores (low start-up,
+ * at most UBFAB_SQE_MEMSEM_MAX_LENGTH bytes) instead of the default DMA
+ * class (descriptors handled by the die's DMA engines: higher start-up,
+ * any length). It changes modeled times only (Documentation/model.rst);
+ * on another opcode, or with a longer length, the entry fails with
+ * UBFAB_CQE_BAD_ENTRY.
+ */
 #define UBFAB_SQE_FENCE		_BITUL(0)	/* after all earlier entries */
 #define UBFAB_SQE_SIGNAL	_BITUL(1)	/* complete in a SELECTIVE queue */
-#define UBFAB_SQE_FLAGS		(UBFAB_SQE_FENCE | UBFAB_SQE_SIGNAL)
+#define UBFAB_SQE_MEMSEM	_BITUL(2)	/* memory-semantics class */
+#define UBFAB_SQE_FLAGS		(UBFAB_SQE_FENCE | UBFAB_SQE_SIGNAL | \
+				 UBFAB_SQE_MEMSEM)
 
 /**
  * struct ubfab_sqe - one 64-byte submission entry
@@ -771,8 +784,8 @@ struct ubfab_sqe {
  * @UBFAB_CQE_OK: done
  * @UBFAB_CQE_BAD_OPCODE: unknown opcode
  * @UBFAB_CQE_BAD_ENTRY: reserved field or unused field not 0, unknown
- *	flag, bad length, alignment, atomic operation, comparison, event
- *	number or fill byte
+ *	flag or UBFAB_SQE_MEMSEM where it does not apply, bad length,
+ *	alignment, atomic operation, comparison, event number or fill byte
  * @UBFAB_CQE_LOCAL_RANGE: the local range is not within one allocation of
  *	the queue's entity file
  * @UBFAB_CQE_NO_IMPORT: the remote address names no import of that file
