@@ -15,9 +15,10 @@
  * charges the entry when it completes (ubfab_model_charge(), model.h),
  * which prices a small message like the queue's last one from memory, so
  * that the fast path's per-entry model work is a few compares and an
- * add. Nothing is shared between queues yet: no contention, no causality
- * between a wait and what satisfies it. Documentation/model.rst has the
- * equations.
+ * add. A wait ends no earlier than the modeled arrival of the write, or
+ * the modeled time of the EVENT_RECORD, that satisfied it (model_sync.c).
+ * Nothing else is shared between queues yet: no contention.
+ * Documentation/model.rst has the equations.
  *
  * Time is integer picoseconds (u64, about 213 days; the clock saturates
  * there); the only divisions are one per entry, at completion.
@@ -66,6 +67,23 @@ static u64 ubfab_model_mem_ps(const struct ubfab_model_params *p,
 	return DIV64_U64_ROUND_UP(bytes * UBFAB_MODEL_PS_MBPS, mbps);
 }
 
+/* One way from @self to @peer: over its own port, the die link or hops. */
+static u64 ubfab_model_lat_ps(const struct ubfab_model_params *p,
+			      const struct ubfab_loc *self,
+			      const struct ubfab_loc *peer)
+{
+	switch (ubfab_model_path(self, peer)) {
+	case UBFAB_MODEL_SAME_DIE:
+		return p->loopback_ps;
+	case UBFAB_MODEL_OTHER_DIE:
+		return p->die_ps;
+	case UBFAB_MODEL_SAME_NODE:
+		return p->node_hops * p->hop_ps;
+	default:
+		return p->remote_hops * p->hop_ps;
+	}
+}
+
 /*
  * A transfer's time from its start-up to its completion: a round trip
  * (the request there, the acknowledgment or the response back) over the
@@ -81,26 +99,20 @@ static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
 	const struct ubfab_loc *peer = ex->peer;
 	bool read = ex->sqe.opcode == UBFAB_OP_READ;
 	bool cpu = peer->kind == UBFAB_ENTITY_CPU;
-	u64 lat, rate, fixed;
+	u64 fixed = 2 * ubfab_model_lat_ps(p, self, peer) +
+		    p->target_ps[read][cpu];
+	u64 rate;
 
 	switch (ubfab_model_path(self, peer)) {
 	case UBFAB_MODEL_SAME_DIE:
-		return 2 * p->loopback_ps + p->target_ps[read][cpu] +
-		       ubfab_model_mem_ps(p, peer, ex->bytes);
+		return fixed + ubfab_model_mem_ps(p, peer, ex->bytes);
 	case UBFAB_MODEL_OTHER_DIE:
-		lat = p->die_ps;
 		rate = p->die_mbps;
 		break;
-	case UBFAB_MODEL_SAME_NODE:
-		lat = p->node_hops * p->hop_ps;
-		rate = p->link_mbps * hweight32(ex->plane_mask);
-		break;
 	default:
-		lat = p->remote_hops * p->hop_ps;
 		rate = p->link_mbps * hweight32(ex->plane_mask);
 		break;
 	}
-	fixed = 2 * lat + p->target_ps[read][cpu];
 	/* <= 2^30 bytes x 10^9, the parameters' ranges: no overflow */
 	return fixed + DIV64_U64_ROUND_UP((u64)ex->bytes * UBFAB_MODEL_PS_MBPS *
 					  UBFAB_MODEL_PER_MILLE,
@@ -160,8 +172,9 @@ u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
  * @self: where the queue's entity sits
  * @ex: the entry
  *
- * Prices it with the parameters in force and remembers a transfer over
- * one plane for the next one alike. Context: the queue's run_lock held.
+ * Prices it with the parameters in force, remembers a transfer over one
+ * plane for the next one alike, and ends a wait no earlier than what
+ * satisfied it (@ex->after_ps). Context: the queue's run_lock held.
  */
 void ubfab_model_charge_new(struct ubfab_model_clock *c,
 			    const struct ubfab_loc *self,
@@ -183,6 +196,52 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 		c->last_flags = ex->sqe.flags & UBFAB_SQE_MEMSEM;
 	}
 	ubfab_model_advance(c, cost);
+	/* a wait ends no earlier than what satisfied it */
+	c->now_ps = max(c->now_ps, ex->after_ps);
+}
+
+/**
+ * ubfab_model_end_ps() - when an entry would end if it were charged now
+ * @c: its queue's clock
+ * @self: where the queue's entity sits
+ * @ex: the entry, as it stands
+ *
+ * Context: the queue's run_lock held. Return: picoseconds, saturated.
+ */
+u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
+		       const struct ubfab_loc *self,
+		       const struct ubfab_exec *ex)
+{
+	u64 end;
+
+	rcu_read_lock();
+	end = ubfab_model_cost_ps(ubfab_model_params(), self, ex);
+	rcu_read_unlock();
+	if (check_add_overflow(end, c->now_ps, &end))
+		end = U64_MAX;
+	return end;
+}
+
+/**
+ * ubfab_model_arrival_ps() - when a transfer's last bytes reach the peer
+ * @c: its queue's clock
+ * @self: where the queue's entity sits
+ * @ex: the transfer, its last chunk noted (ubfab_model_note())
+ *
+ * Its end, were it charged now, less the way back of the acknowledgment
+ * or the response. Context: the queue's run_lock held.
+ * Return: picoseconds, saturated.
+ */
+u64 ubfab_model_arrival_ps(const struct ubfab_model_clock *c,
+			   const struct ubfab_loc *self,
+			   const struct ubfab_exec *ex)
+{
+	u64 end = ubfab_model_end_ps(c, self, ex), back;
+
+	rcu_read_lock();
+	back = ubfab_model_lat_ps(ubfab_model_params(), self, ex->peer);
+	rcu_read_unlock();
+	return end == U64_MAX ? end : end - back;
 }
 
 /**

@@ -150,6 +150,22 @@ struct ubfab_model_clock {
 void ubfab_model_charge_new(struct ubfab_model_clock *c,
 			    const struct ubfab_loc *self,
 			    const struct ubfab_exec *ex);
+u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
+		       const struct ubfab_loc *self,
+		       const struct ubfab_exec *ex);
+u64 ubfab_model_arrival_ps(const struct ubfab_model_clock *c,
+			   const struct ubfab_loc *self,
+			   const struct ubfab_exec *ex);
+
+/* model_sync.c: causality between waits and what satisfies them */
+struct ubfab_entity;
+void ubfab_model_stamp_write(struct ubfab_queue *q,
+			     const struct ubfab_exec *ex, u32 plane,
+			     struct ubfab_entity *owner, u64 addr, u32 bytes);
+int ubfab_model_stamp_set(struct ubfab_entity *owner, u64 addr, u64 ps);
+u64 ubfab_model_stamp(struct ubfab_entity *owner, u64 addr);
+void ubfab_model_forget(struct ubfab_entity *owner, u64 addr, u64 len);
+long ubfab_model_stamp_ioctl(struct ubfab_queue *q, void __user *uarg);
 
 /* Whole nanoseconds of @ps, rounded down. */
 static inline u64 ubfab_model_ns(u64 ps)

@@ -91,6 +91,7 @@ unsigned int ubfab_xfer_fast_run(struct ubfab_queue *q,
 				 struct ubfab_exec *execs, unsigned int n);
 void ubfab_xfer_cache_fini(struct ubfab_xfer_cache *cache);
 u16 ubfab_xfer_load_local(struct ubfab_file *file, u64 local, u64 *val);
+u16 ubfab_xfer_stamp(struct ubfab_queue *q, u64 addr, bool local, u64 ps);
 /* Exposed for xfer_kunit.c. */
 u32 ubfab_xfer_npages(u64 addr, u32 len);
 bool ubfab_xfer_range_ok(u64 off, u64 len, u64 size);

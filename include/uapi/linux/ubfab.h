@@ -555,7 +555,10 @@ struct ubfab_event {
  * Modeled time: each queue has a modeled clock (UBFAB_IOCTL_QUEUE_CLOCK).
  * Every entry that runs, whether it completes in the CQ or not, starts at
  * the clock and moves it on by its modeled cost; its completion's model_ns
- * is where it ended. Documentation/model.rst says what costs what.
+ * is where it ended. A satisfied EVENT_WAIT or WAIT_VALUE ends no earlier
+ * than the modeled EVENT_RECORD, or the modeled arrival of the ATOMIC or
+ * WRITE_NOTIFY (or UBFAB_IOCTL_QUEUE_STAMP), that satisfied it.
+ * Documentation/model.rst says what costs what.
  *
  * Addresses: "local" is an offset in the queue's entity's memory and must
  * lie in an allocation of the file that created the queue. "remote" is an
@@ -861,6 +864,41 @@ struct ubfab_queue_clock {
 	__u64 now_ns;
 };
 
+/* struct ubfab_queue_stamp flags */
+#define UBFAB_STAMP_LOCAL	_BITUL(0)	/* @addr is local, not remote */
+#define UBFAB_STAMP_FLAGS	UBFAB_STAMP_LOCAL
+
+/**
+ * struct ubfab_queue_stamp - UBFAB_IOCTL_QUEUE_STAMP
+ * @size: sizeof(struct ubfab_queue_stamp)
+ * @flags: UBFAB_STAMP_*
+ * @addr: an 8-byte aligned word: a remote address (in an import of the
+ *	queue's file, which must grant UBFAB_SEG_WRITE), or with
+ *	UBFAB_STAMP_LOCAL a local one (in an allocation of that file), as
+ *	in a queue entry
+ * @now_ns: out: the stamp, the queue's modeled clock, in nanoseconds
+ *
+ * A WAIT_VALUE that a word satisfies ends no earlier than the modeled
+ * arrival of the last modeled write to that word (ATOMIC, WRITE_NOTIFY's
+ * notify add); a store by the CPU through a mapping is not modeled and
+ * counts as time 0. A program that raises a flag with a CPU store stamps
+ * the word with this ioctl first, then stores: waits the store satisfies
+ * then end no earlier than the stamping queue's clock
+ * (Documentation/model.rst, "Causality").
+ *
+ * Errors: EINVAL bad flags or size, or @addr not 8-byte aligned; E2BIG
+ * unknown fields beyond @now_ns not 0; ENOENT @addr is in no allocation
+ * or import of the file, or beyond its segment, or the segment was
+ * revoked; EACCES the import does not grant UBFAB_SEG_WRITE; ENOMEM;
+ * EINTR killed while the queue ran.
+ */
+struct ubfab_queue_stamp {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+	__u64 now_ns;
+};
+
 /*
  * Queue ioctls, on the queue's file descriptor; DOORBELL and RESET take 0
  * as argument (EINVAL otherwise).
@@ -872,12 +910,15 @@ struct ubfab_queue_clock {
  *	when not in error).
  * UBFAB_IOCTL_QUEUE_CLOCK: advance the queue's modeled clock and read it
  *	(struct ubfab_queue_clock), between two entries of the queue.
+ * UBFAB_IOCTL_QUEUE_STAMP: stamp a flag word with the queue's modeled
+ *	clock before a CPU store to it (struct ubfab_queue_stamp).
  */
 enum {
 	UBFAB_CMD_QUEUE_CREATE = 0x90,
 	UBFAB_CMD_QUEUE_DOORBELL,
 	UBFAB_CMD_QUEUE_RESET,
 	UBFAB_CMD_QUEUE_CLOCK,
+	UBFAB_CMD_QUEUE_STAMP,
 };
 
 #define UBFAB_IOCTL_QUEUE_CREATE _IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_CREATE)
@@ -885,5 +926,7 @@ enum {
 #define UBFAB_IOCTL_QUEUE_RESET	_IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_RESET)
 #define UBFAB_IOCTL_QUEUE_CLOCK	_IOWR(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_CLOCK, \
 				      struct ubfab_queue_clock)
+#define UBFAB_IOCTL_QUEUE_STAMP	_IOWR(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_STAMP, \
+				      struct ubfab_queue_stamp)
 
 #endif /* _UAPI_LINUX_UBFAB_H */
