@@ -31,8 +31,12 @@
 #define GIB		(1ULL << 30)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* ubctl binds to the 1.1 versions of the entity calls (lib/topo.c). */
+/*
+ * ubctl binds to the 1.1 versions of the entity calls and the 1.4 version
+ * of ubfab_nl_event_read (lib/topo.c).
+ */
 #define VERSION_1_1(sym)	__attribute__((symver(#sym "@@UBFAB_1.1")))
+#define VERSION_1_4(sym)	__attribute__((symver(#sym "@@UBFAB_1.4")))
 
 static const struct ubfab_fabric_info shapes[] = {
 	{
@@ -367,7 +371,8 @@ int ubfab_nl_fd(const struct ubfab_nl *nl)
 	return nl->events[0];
 }
 
-int ubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
+VERSION_1_4(ubfab_nl_event_read)
+int fake_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
 {
 	ssize_t n;
 	char byte;
