@@ -2621,6 +2621,41 @@ TEST_F(model, stamp_before_cpu_store)
 	ubfab_queue_destroy(q2);
 }
 
+/*
+ * Module parameter "model": off, nothing is charged (completions carry 0,
+ * clocks stand still, the clock ioctl still moves them); on again, entries
+ * are charged from where the clock stands.
+ */
+TEST_F(model, off)
+{
+	static const char *const param = "/sys/module/ubfab/parameters/model";
+	uint64_t rem = ubfab_import_addr(&self->imp[NODE], 0), now;
+	struct ubfab_cqe cqe[3];
+	char buf[8];
+
+	ASSERT_EQ(0, read_text(param, buf, sizeof(buf)));
+	EXPECT_STREQ("Y", buf);
+	ASSERT_EQ(0, write_file(param, "N"));
+	ubfab_prep_nop(GET_SQE(self->q));
+	ubfab_prep_compute(GET_SQE(self->q), 1000);
+	ubfab_prep_write(GET_SQE(self->q), self->loc_off, rem, 64);
+	ASSERT_EQ(0, complete(self->q, cqe, 3));
+	EXPECT_EQ(0, cqe[0].model_ns);
+	EXPECT_EQ(0, cqe[1].model_ns);
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[2].status);
+	EXPECT_EQ(0, cqe[2].model_ns);
+	ASSERT_EQ(0, ubfab_queue_clock(self->q, 7, &now));
+	EXPECT_EQ(7, now);
+	ASSERT_EQ(0, read_text(param, buf, sizeof(buf)));
+	EXPECT_STREQ("N", buf);
+	EXPECT_EQ(-EINVAL, write_file(param, "maybe"));
+
+	ASSERT_EQ(0, write_file(param, "1"));
+	ubfab_prep_nop(GET_SQE(self->q));
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(7 + ISSUE_NS, cqe[0].model_ns);
+}
+
 /* A large WRITE stripes over the planes: one port down, 7/6 of the time. */
 TEST_F_TIMEOUT(model, plane_down, SLOW)
 {
