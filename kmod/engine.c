@@ -213,6 +213,7 @@ ubfab_engine_fetch(struct ubfab_queue *q, u32 idx, struct ubfab_exec *ex)
 	memcpy(&ex->sqe, &q->sqes[idx & q->sq_mask], sizeof(ex->sqe));
 	ex->result = 0;
 	ex->model_ns = 0;
+	ex->after_ps = 0;
 	ex->peer = NULL;
 	ex->bytes = 0;
 	ex->plane_mask = 0;

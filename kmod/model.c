@@ -1,26 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ubfab fabric model: the parameter table of profile cm384, the cost of
- * each queue entry in modeled time, and each queue's modeled clock.
+ * ubfab fabric model: the cost of each queue entry in modeled time, and
+ * each queue's modeled clock. The parameters are model_param.c's.
  *
- * This is the first slice of the model (issue #16): virtual time. Every
+ * Every
  * queue has a clock (struct ubfab_model_clock, engine state under
  * run_lock, 0 when the queue is made). Its entries run in order: each
  * starts at the clock and ends at start + its cost, the clock moves to
  * the end, and the completion's model_ns is the end in nanoseconds. The
- * cost is a pure function of the entry, where its entity and the peer
- * sit, the planes its chunks took and the bytes it moved; route.h notes
+ * cost is a pure function of the parameters in force, the entry (its
+ * opcode and class), where its entity and the peer sit, the planes its
+ * chunks took and the bytes it moved; route.h notes
  * the last two for every chunk (ubfab_model_note()), and the engine
  * charges the entry when it completes (ubfab_model_charge(), model.h),
  * which prices a small message like the queue's last one from memory, so
  * that the fast path's per-entry model work is a few compares and an
- * add. Nothing is shared between queues yet: no contention, no causality
- * between a wait and what satisfies it. Documentation/model.rst has the
- * equations.
+ * add. A wait ends no earlier than the modeled arrival of the write, or
+ * the modeled time of the EVENT_RECORD, that satisfied it (model_sync.c).
+ * Nothing else is shared between queues yet: no contention.
+ * Documentation/model.rst has the equations.
  *
  * Time is integer picoseconds (u64, about 213 days; the clock saturates
  * there); the only divisions are one per entry, at completion.
  */
+#include <linux/rcupdate.h>
 #include <linux/uaccess.h>
 
 #include "engine.h"
@@ -30,43 +33,6 @@
 #define UBFAB_MODEL_PS_MBPS	1000000ULL
 /* efficiency is per mille */
 #define UBFAB_MODEL_PER_MILLE	1000ULL
-
-#define UBFAB_MODEL_NS(ns)	((ns) * (u64)UBFAB_MODEL_PS_PER_NS)
-
-/*
- * Sources: [P] published (../shared/reference/cloudmatrix384.md: the
- * CloudMatrix384 paper, arXiv 2506.12708 v2); [D] derived from published
- * figures; [E] an initial estimate, nothing published, to calibrate.
- */
-const struct ubfab_model_params ubfab_model_cm384 = {
-	/* [E] 1.3 us (write, NPU, same node, 512 B) - one hop - 512 B */
-	.issue_ps = UBFAB_MODEL_NS(850),
-	/* [E] the die's own port and back, no switch */
-	.loopback_ps = UBFAB_MODEL_NS(100),
-	/* [E] below a switch hop: the link is on the package */
-	.die_ps = UBFAB_MODEL_NS(200),
-	/* [D] (2.1 us - 1.3 us) / 2: other node minus same node, write */
-	.hop_ps = UBFAB_MODEL_NS(400),
-	/* [D] die -> L1 -> die */
-	.node_hops = 1,
-	/* [D] die -> L1 -> L2 -> L1 -> die */
-	.remote_hops = 3,
-	/* [P] 28 GB/s one way (224 Gbit/s) */
-	.link_mbps = 28000,
-	/* [P] 270 GB/s one way */
-	.die_mbps = 270000,
-	/* [P] 1.6 TB/s per die */
-	.hbm_mbps = 1600000,
-	/* [E] 8 DDR4-3200 channels, 25.6 GB/s each, per CPU */
-	.dram_mbps = 204800,
-	/* [D] per-die bandwidth, same node, / 7 x 28 GB/s = 196 GB/s */
-	.efficiency = {
-		/* write: NPU 137 GB/s, CPU 110 GB/s */
-		{ 699, 561 },
-		/* read: NPU 167 GB/s, CPU 151 GB/s */
-		{ 852, 770 },
-	},
-};
 
 /**
  * ubfab_model_path() - how far a transfer from @self to @peer goes
@@ -101,10 +67,30 @@ static u64 ubfab_model_mem_ps(const struct ubfab_model_params *p,
 	return DIV64_U64_ROUND_UP(bytes * UBFAB_MODEL_PS_MBPS, mbps);
 }
 
+/* One way from @self to @peer: over its own port, the die link or hops. */
+static u64 ubfab_model_lat_ps(const struct ubfab_model_params *p,
+			      const struct ubfab_loc *self,
+			      const struct ubfab_loc *peer)
+{
+	switch (ubfab_model_path(self, peer)) {
+	case UBFAB_MODEL_SAME_DIE:
+		return p->loopback_ps;
+	case UBFAB_MODEL_OTHER_DIE:
+		return p->die_ps;
+	case UBFAB_MODEL_SAME_NODE:
+		return p->node_hops * p->hop_ps;
+	default:
+		return p->remote_hops * p->hop_ps;
+	}
+}
+
 /*
- * A transfer's latency one way and its bytes' serialization: over the
- * die's memory (loopback), the die-to-die link, or the planes it used,
- * each link at @link_mbps, at the efficiency of its kind.
+ * A transfer's time from its start-up to its completion: a round trip
+ * (the request there, the acknowledgment or the response back) over the
+ * die's own port (loopback), the die-to-die link, or the switch hops to
+ * the peer; the target's part; and its bytes' serialization through the
+ * peer's memory (loopback), over the die-to-die link, or over each plane
+ * it used at the payload efficiency of its kind.
  */
 static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
 			       const struct ubfab_loc *self,
@@ -112,32 +98,25 @@ static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
 {
 	const struct ubfab_loc *peer = ex->peer;
 	bool read = ex->sqe.opcode == UBFAB_OP_READ;
-	bool round_trip = read || ex->sqe.opcode == UBFAB_OP_ATOMIC;
-	u32 eff = p->efficiency[read][peer->kind == UBFAB_ENTITY_CPU];
-	u64 lat, rate;
+	bool cpu = peer->kind == UBFAB_ENTITY_CPU;
+	u64 fixed = 2 * ubfab_model_lat_ps(p, self, peer) +
+		    p->target_ps[read][cpu];
+	u64 rate;
 
 	switch (ubfab_model_path(self, peer)) {
 	case UBFAB_MODEL_SAME_DIE:
-		lat = p->loopback_ps;
-		return (round_trip ? 2 * lat : lat) +
-		       ubfab_model_mem_ps(p, peer, ex->bytes);
+		return fixed + ubfab_model_mem_ps(p, peer, ex->bytes);
 	case UBFAB_MODEL_OTHER_DIE:
-		lat = p->die_ps;
 		rate = p->die_mbps;
 		break;
-	case UBFAB_MODEL_SAME_NODE:
-		lat = p->node_hops * p->hop_ps;
-		rate = (u64)p->link_mbps * hweight32(ex->plane_mask);
-		break;
 	default:
-		lat = p->remote_hops * p->hop_ps;
-		rate = (u64)p->link_mbps * hweight32(ex->plane_mask);
+		rate = p->link_mbps * hweight32(ex->plane_mask);
 		break;
 	}
-	/* <= 2^30 bytes x 10^9: no overflow */
-	return (round_trip ? 2 * lat : lat) +
-	       DIV64_U64_ROUND_UP((u64)ex->bytes * UBFAB_MODEL_PS_MBPS *
-				  UBFAB_MODEL_PER_MILLE, rate * eff);
+	/* <= 2^30 bytes x 10^9, the parameters' ranges: no overflow */
+	return fixed + DIV64_U64_ROUND_UP((u64)ex->bytes * UBFAB_MODEL_PS_MBPS *
+					  UBFAB_MODEL_PER_MILLE,
+					  rate * p->efficiency[read][cpu]);
 }
 
 /* @ns in picoseconds, saturated. */
@@ -155,10 +134,11 @@ static u64 ubfab_model_ps(u64 ns)
  *	the peer's place and the planes its chunks took (ubfab_model_note())
  *
  * COMPUTE costs its @value in nanoseconds; every other entry (and a
- * COMPUTE that failed) the issue overhead, plus for COPY and FILL the time of its bytes through the
- * entity's memory (read and written for COPY), and for a transfer that
- * crossed a link its latency (there and back for READ and ATOMIC) and
- * its bytes' serialization.
+ * COMPUTE that failed) the issue overhead, plus for COPY and FILL the
+ * time of its bytes through the entity's memory (read and written for
+ * COPY), and for a transfer that crossed a link the start-up of its
+ * class (DMA, or memory semantics with UBFAB_SQE_MEMSEM) and its time
+ * (ubfab_model_xfer_ps()).
  *
  * Return: picoseconds.
  */
@@ -180,7 +160,9 @@ u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
 	/* a transfer that failed before its first chunk crossed nothing */
 	if (!ex->peer)
 		return p->issue_ps;
-	return p->issue_ps + ubfab_model_xfer_ps(p, self, ex);
+	return p->issue_ps +
+	       (ex->sqe.flags & UBFAB_SQE_MEMSEM ? p->memsem_ps : p->dma_ps) +
+	       ubfab_model_xfer_ps(p, self, ex);
 }
 
 /**
@@ -190,22 +172,76 @@ u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
  * @self: where the queue's entity sits
  * @ex: the entry
  *
- * Remembers a transfer over one plane for the next one alike.
- * Context: the queue's run_lock held.
+ * Prices it with the parameters in force, remembers a transfer over one
+ * plane for the next one alike, and ends a wait no earlier than what
+ * satisfied it (@ex->after_ps). Context: the queue's run_lock held.
  */
 void ubfab_model_charge_new(struct ubfab_model_clock *c,
 			    const struct ubfab_loc *self,
 			    const struct ubfab_exec *ex)
 {
-	u64 cost = ubfab_model_cost_ps(&ubfab_model_cm384, self, ex);
+	u64 gen = READ_ONCE(ubfab_model_gen), cost;
 
+	/* the table is as new as @gen says: ubfab_model_update() */
+	smp_rmb();
+	rcu_read_lock();
+	cost = ubfab_model_cost_ps(ubfab_model_params(), self, ex);
+	rcu_read_unlock();
 	if (hweight32(ex->plane_mask) == 1) {
 		c->last_peer = ex->peer;
 		c->last_ps = cost;
+		c->last_gen = gen;
 		c->last_bytes = ex->bytes;
 		c->last_opcode = ex->sqe.opcode;
+		c->last_flags = ex->sqe.flags & UBFAB_SQE_MEMSEM;
 	}
 	ubfab_model_advance(c, cost);
+	/* a wait ends no earlier than what satisfied it */
+	c->now_ps = max(c->now_ps, ex->after_ps);
+}
+
+/**
+ * ubfab_model_end_ps() - when an entry would end if it were charged now
+ * @c: its queue's clock
+ * @self: where the queue's entity sits
+ * @ex: the entry, as it stands
+ *
+ * Context: the queue's run_lock held. Return: picoseconds, saturated.
+ */
+u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
+		       const struct ubfab_loc *self,
+		       const struct ubfab_exec *ex)
+{
+	u64 end;
+
+	rcu_read_lock();
+	end = ubfab_model_cost_ps(ubfab_model_params(), self, ex);
+	rcu_read_unlock();
+	if (check_add_overflow(end, c->now_ps, &end))
+		end = U64_MAX;
+	return end;
+}
+
+/**
+ * ubfab_model_arrival_ps() - when a transfer's last bytes reach the peer
+ * @c: its queue's clock
+ * @self: where the queue's entity sits
+ * @ex: the transfer, its last chunk noted (ubfab_model_note())
+ *
+ * Its end, were it charged now, less the way back of the acknowledgment
+ * or the response. Context: the queue's run_lock held.
+ * Return: picoseconds, saturated.
+ */
+u64 ubfab_model_arrival_ps(const struct ubfab_model_clock *c,
+			   const struct ubfab_loc *self,
+			   const struct ubfab_exec *ex)
+{
+	u64 end = ubfab_model_end_ps(c, self, ex), back;
+
+	rcu_read_lock();
+	back = ubfab_model_lat_ps(ubfab_model_params(), self, ex->peer);
+	rcu_read_unlock();
+	return end == U64_MAX ? end : end - back;
 }
 
 /**

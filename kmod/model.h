@@ -37,37 +37,85 @@ enum ubfab_model_path {
 };
 
 /**
- * struct ubfab_model_params - the model's parameters (model.c has the
- *	values, their units and sources)
- * @issue_ps: an entry's issue overhead on its queue
- * @loopback_ps: latency of a transfer to the initiator itself
- * @die_ps: latency of the die-to-die link
- * @hop_ps: latency of one switch hop, its links included
+ * struct ubfab_model_params - the model's parameters (model_param.c has
+ *	the table of their names, units, ranges, values and sources)
+ * @issue_ps: any entry's turn on its queue
+ * @dma_ps: start-up of a transfer of the DMA class
+ * @memsem_ps: start-up of a transfer of the memory-semantics class
+ * @loopback_ps: one way to the initiator itself
+ * @die_ps: one way over the die-to-die link
+ * @hop_ps: one switch hop, one way, its links included
  * @node_hops: switch hops within a node
  * @remote_hops: switch hops to another node
  * @link_mbps: one UB link, one way, in MB/s (10^6 bytes a second)
  * @die_mbps: the die-to-die link, one way, in MB/s
  * @hbm_mbps: an NPU die's HBM, in MB/s
  * @dram_mbps: a CPU's DRAM, in MB/s
- * @efficiency: per mille of the link rate a transfer reaches, by
+ * @target_ps: the target's part of a transfer, by [read][target is a CPU]
+ * @efficiency: per mille of a link's rate a transfer's payload gets, by
  *	[read][target is a CPU]
+ *
+ * All u64, without padding: model_param.c reads and sets them by offset
+ * and compares whole tables.
  */
 struct ubfab_model_params {
 	u64 issue_ps;
+	u64 dma_ps;
+	u64 memsem_ps;
 	u64 loopback_ps;
 	u64 die_ps;
 	u64 hop_ps;
-	u32 node_hops;
-	u32 remote_hops;
-	u32 link_mbps;
-	u32 die_mbps;
-	u32 hbm_mbps;
-	u32 dram_mbps;
-	u32 efficiency[2][2];
+	u64 node_hops;
+	u64 remote_hops;
+	u64 link_mbps;
+	u64 die_mbps;
+	u64 hbm_mbps;
+	u64 dram_mbps;
+	u64 target_ps[2][2];
+	u64 efficiency[2][2];
 };
 
-/* The defaults, profile cm384; read-only (netlink control comes later). */
+/* The values of profile cm384, the defaults. */
 extern const struct ubfab_model_params ubfab_model_cm384;
+
+/**
+ * struct ubfab_model_param - how netlink names one parameter
+ * @name: its name, which ends in its unit ("hop-ps")
+ * @unit: what it counts
+ * @offset: where it is in struct ubfab_model_params
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ */
+struct ubfab_model_param {
+	const char *name;
+	const char *unit;
+	size_t offset;
+	u64 min;
+	u64 max;
+};
+
+extern const struct ubfab_model_param ubfab_model_param_table[];
+extern const unsigned int ubfab_model_nr_params;
+/* Bumped after every change of the parameters in force. */
+extern u64 ubfab_model_gen;
+
+const struct ubfab_model_param *ubfab_model_param_find(const char *name);
+u64 *ubfab_model_param_ptr(struct ubfab_model_params *p,
+			   const struct ubfab_model_param *d);
+
+/* The value of the parameter @d in @p. */
+static inline u64 ubfab_model_param_value(const struct ubfab_model_params *p,
+					  const struct ubfab_model_param *d)
+{
+	return *(const u64 *)((const char *)p + d->offset);
+}
+
+const char *ubfab_model_profile(const struct ubfab_model_params *p);
+const struct ubfab_model_params *ubfab_model_profile_find(const char *name);
+const struct ubfab_model_params *ubfab_model_params(void);
+void ubfab_model_read(struct ubfab_model_params *p);
+int ubfab_model_update(const struct ubfab_model_params *p);
+void ubfab_model_fini(void);
 
 enum ubfab_model_path ubfab_model_path(const struct ubfab_loc *self,
 				       const struct ubfab_loc *peer);
@@ -81,22 +129,43 @@ long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg);
  *	the queue's run_lock
  * @now_ps: when its last entry ended, in picoseconds; 0 at creation
  * @last_peer: where the peer of its last one-plane transfer sits, or NULL
- * @last_ps: that transfer's cost, which the next one alike costs too (the
- *	table is fixed): a run of small messages pays a few compares
+ * @last_ps: that transfer's cost, which the next one alike costs too
+ *	while the parameters stay those of @last_gen: a run of small
+ *	messages pays a few compares
+ * @last_gen: ubfab_model_gen when @last_ps was worked out
  * @last_bytes: the bytes it moved
  * @last_opcode: its opcode
+ * @last_flags: its UBFAB_SQE_MEMSEM flag
  */
 struct ubfab_model_clock {
 	u64 now_ps;
 	const struct ubfab_loc *last_peer;
 	u64 last_ps;
+	u64 last_gen;
 	u32 last_bytes;
 	u8 last_opcode;
+	u8 last_flags;
 };
 
 void ubfab_model_charge_new(struct ubfab_model_clock *c,
 			    const struct ubfab_loc *self,
 			    const struct ubfab_exec *ex);
+u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
+		       const struct ubfab_loc *self,
+		       const struct ubfab_exec *ex);
+u64 ubfab_model_arrival_ps(const struct ubfab_model_clock *c,
+			   const struct ubfab_loc *self,
+			   const struct ubfab_exec *ex);
+
+/* model_sync.c: causality between waits and what satisfies them */
+struct ubfab_entity;
+void ubfab_model_stamp_write(struct ubfab_queue *q,
+			     const struct ubfab_exec *ex, u32 plane,
+			     struct ubfab_entity *owner, u64 addr, u32 bytes);
+int ubfab_model_stamp_set(struct ubfab_entity *owner, u64 addr, u64 ps);
+u64 ubfab_model_stamp(struct ubfab_entity *owner, u64 addr);
+void ubfab_model_forget(struct ubfab_entity *owner, u64 addr, u64 len);
+long ubfab_model_stamp_ioctl(struct ubfab_queue *q, void __user *uarg);
 
 /* Whole nanoseconds of @ps, rounded down. */
 static inline u64 ubfab_model_ns(u64 ps)
@@ -137,9 +206,10 @@ static inline u64 ubfab_model_now_ns(const struct ubfab_model_clock *c)
  * @self: where the queue's entity sits
  * @ex: the entry; its @model_ns gets its end, the clock's new time
  *
- * A transfer over one plane like the queue's last one costs what that one
- * did, found here; anything else is worked out by
- * ubfab_model_charge_new(). Context: the queue's run_lock held.
+ * A transfer over one plane like the queue's last one (same peer, opcode,
+ * length and class, same parameters) costs what that one did, found here;
+ * anything else is worked out by ubfab_model_charge_new(). Context: the
+ * queue's run_lock held.
  */
 static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
 					       const struct ubfab_loc *self,
@@ -149,7 +219,9 @@ static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
 
 	/* a plane crossed (so a peer), one only */
 	if (mask && !(mask & (mask - 1)) && ex->peer == c->last_peer &&
-	    ex->bytes == c->last_bytes && ex->sqe.opcode == c->last_opcode)
+	    ex->bytes == c->last_bytes && ex->sqe.opcode == c->last_opcode &&
+	    (ex->sqe.flags & UBFAB_SQE_MEMSEM) == c->last_flags &&
+	    c->last_gen == READ_ONCE(ubfab_model_gen))
 		ubfab_model_advance(c, c->last_ps);
 	else
 		ubfab_model_charge_new(c, self, ex);

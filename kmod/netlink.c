@@ -2,9 +2,9 @@
 /*
  * ubfab control plane: the "ubfab" generic netlink family, which reports
  * the fabric, its entities, ports, planes and segments to any netlink
- * client, lets an administrator reset entities and set port and plane
- * states (fault injection), and announces those changes to the "events"
- * multicast group.
+ * client, lets an administrator reset entities, set port and plane
+ * states (fault injection) and the fabric model's parameters, and
+ * announces those changes to the "events" multicast group.
  *
  * Commands, attributes and errors are defined in include/uapi/linux/ubfab.h
  * after Documentation/netlink/ubfab.yaml, the family's source. The
@@ -17,8 +17,8 @@
  * Segments change at any time; the dump reads each entity's under its
  * mem_lock.
  *
- * Port and plane states are written only here, under ubfab_nl_state_lock,
- * which also covers sending the notification: listeners see the changes
+ * Port and plane states and the model's parameters are written only here,
+ * under ubfab_nl_state_lock, which also covers sending the notification: listeners see the changes
  * in the order they were made, each with the state it set. Readers (the
  * get handlers, the data path) take no lock: a state is one int read with
  * READ_ONCE(), so they see either the old or the new value.
@@ -28,6 +28,7 @@
 
 #include "compat.h"
 #include "mem.h"
+#include "model.h"
 #include "netlink_gen.h"
 
 /* Set before the family is registered, cleared after it is unregistered. */
@@ -173,6 +174,48 @@ static int ubfab_nl_fill_seg(struct sk_buff *skb, const void *obj)
 }
 
 /* One complete message: header, the object's attributes, end. */
+static int ubfab_nl_put_param(struct sk_buff *skb,
+			      const struct ubfab_model_params *p,
+			      const struct ubfab_model_param *d)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, UBFAB_A_MODEL_PARAM);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, UBFAB_A_PARAM_NAME, d->name) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_PARAM_VALUE,
+			      ubfab_model_param_value(p, d),
+			      UBFAB_A_PARAM_PAD) ||
+	    nla_put_string(skb, UBFAB_A_PARAM_UNIT, d->unit) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_PARAM_MINIMUM, d->min,
+			      UBFAB_A_PARAM_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_PARAM_MAXIMUM, d->max,
+			      UBFAB_A_PARAM_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_PARAM_DEFAULT,
+			      ubfab_model_param_value(&ubfab_model_cm384,
+						      d),
+			      UBFAB_A_PARAM_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int ubfab_nl_fill_model(struct sk_buff *skb, const void *obj)
+{
+	const struct ubfab_model_params *p = obj;
+	unsigned int i;
+
+	if (nla_put_string(skb, UBFAB_A_MODEL_PROFILE, ubfab_model_profile(p)))
+		return -EMSGSIZE;
+	for (i = 0; i < ubfab_model_nr_params; i++)
+		if (ubfab_nl_put_param(skb, p, &ubfab_model_param_table[i]))
+			return -EMSGSIZE;
+	return 0;
+}
+
 static int ubfab_nl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 			u8 cmd, ubfab_nl_fill_t fill, const void *obj)
 {
@@ -520,6 +563,84 @@ static int ubfab_nl_seg_get_dumpit(struct sk_buff *skb,
 	cb->args[0] = eid;
 	cb->args[1] = 0;
 	return skb->len;
+}
+
+static int ubfab_nl_model_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ubfab_model_params p;
+
+	ubfab_model_read(&p);
+	return ubfab_nl_reply(info, ubfab_nl_fill_model, &p);
+}
+
+/* Set in @p the parameter the nest @attr names to the value it gives. */
+static int ubfab_nl_model_set_param(struct genl_info *info,
+				    struct nlattr *attr,
+				    struct ubfab_model_params *p)
+{
+	struct nlattr *tb[UBFAB_A_PARAM_MAX + 1];
+	const struct ubfab_model_param *d;
+	u64 value;
+	int ret;
+
+	ret = nla_parse_nested(tb, UBFAB_A_PARAM_MAX, attr,
+			       ubfab_param_nl_policy, info->extack);
+	if (ret)
+		return ret;
+	if (NL_REQ_ATTR_CHECK(info->extack, attr, tb, UBFAB_A_PARAM_NAME) ||
+	    NL_REQ_ATTR_CHECK(info->extack, attr, tb, UBFAB_A_PARAM_VALUE))
+		return -EINVAL;
+	d = ubfab_model_param_find(nla_data(tb[UBFAB_A_PARAM_NAME]));
+	if (!d) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[UBFAB_A_PARAM_NAME],
+				    "no such model parameter");
+		return -ENOENT;
+	}
+	value = nla_get_u64(tb[UBFAB_A_PARAM_VALUE]);
+	if (value < d->min || value > d->max) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[UBFAB_A_PARAM_VALUE],
+				    "value out of the parameter's range");
+		return -ERANGE;
+	}
+	*ubfab_model_param_ptr(p, d) = value;
+	return 0;
+}
+
+static int ubfab_nl_model_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *profile = info->attrs[UBFAB_A_MODEL_PROFILE];
+	const struct ubfab_model_params *base;
+	struct ubfab_model_params p;
+	struct nlattr *attr;
+	int rem, ret = 0;
+
+	mutex_lock(&ubfab_nl_state_lock);
+	ubfab_model_read(&p);
+	if (profile) {
+		base = ubfab_model_profile_find(nla_data(profile));
+		if (!base) {
+			NL_SET_ERR_MSG_ATTR(info->extack, profile,
+					    "no such model profile");
+			ret = -ENOENT;
+			goto out_unlock;
+		}
+		p = *base;
+	}
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(attr) != UBFAB_A_MODEL_PARAM)
+			continue;
+		ret = ubfab_nl_model_set_param(info, attr, &p);
+		if (ret)
+			goto out_unlock;
+	}
+	ret = ubfab_model_update(&p);
+	if (ret > 0) {
+		ubfab_nl_notify(UBFAB_CMD_MODEL_NTF, ubfab_nl_fill_model, &p);
+		ret = 0;
+	}
+out_unlock:
+	mutex_unlock(&ubfab_nl_state_lock);
+	return ret;
 }
 
 /**

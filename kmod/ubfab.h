@@ -178,6 +178,8 @@ struct ubfab_port {
  *	unchanged
  * @allocs: allocations of this entity's memory, sorted by offset
  * @pages: backing pages, indexed by page offset in the entity's memory
+ * @stamps: the modeled arrival of the last modeled write to each flag
+ *	word, indexed by word (offset / 8): model_sync.c
  * @segments: exported segments, indexed by token id
  * @import_ids: numbers of the import windows of files of this entity
  * @queue_ids: numbers of the queues of files of this entity
@@ -198,6 +200,7 @@ struct ubfab_entity {
 	u64 mem_gen;
 	struct list_head allocs;
 	struct xarray pages;
+	struct xarray stamps;
 	struct xarray segments;
 	struct ida import_ids;
 	struct ida queue_ids;
@@ -234,6 +237,17 @@ struct ubfab_fabric {
 };
 
 /**
+ * struct ubfab_queue_event - one event of an entity file (sync.c)
+ * @count: EVENT_RECORDs so far
+ * @record_ps: the modeled time of the last one, in picoseconds: what an
+ *	EVENT_WAIT it satisfies completes no earlier than (model_sync.c)
+ */
+struct ubfab_queue_event {
+	atomic64_t count;
+	u64 record_ps;
+};
+
+/**
  * struct ubfab_file - one open file of an entity's device: a process acting
  *	as that entity
  * @entity: the entity, referenced
@@ -251,7 +265,7 @@ struct ubfab_fabric {
  * @wait: woken when an event is queued
  * @queues_lock: guards @queues
  * @queues: the file's queues (struct ubfab_queue.file_node)
- * @queue_events: UBFAB_QUEUE_EVENTS counters for EVENT_RECORD/WAIT,
+ * @queue_events: UBFAB_QUEUE_EVENTS events for EVENT_RECORD/WAIT,
  *	allocated when the file creates its first queue, then never changed
  */
 struct ubfab_file {
@@ -269,7 +283,7 @@ struct ubfab_file {
 	wait_queue_head_t wait;
 	spinlock_t queues_lock;		/* guards @queues */
 	struct list_head queues;
-	atomic64_t *queue_events;
+	struct ubfab_queue_event *queue_events;
 };
 
 /* fabric.c */

@@ -15,7 +15,9 @@
  * dump and the device API are new in version 1.1 (symbol version
  * UBFAB_1.1), as is struct ubfab_entity_info's auth_failures. The queue
  * API, fault injection (port and plane states, entity reset) and the
- * events that announce it are new in version 1.2 (UBFAB_1.2).
+ * events that announce it are new in version 1.2 (UBFAB_1.2); the fabric
+ * model's parameters (read, set, and their events) in version 1.4
+ * (UBFAB_1.4).
  *
  * Conventions
  *   Every function returning int returns 0 on success or a negative errno
@@ -382,6 +384,114 @@ const char *ubfab_kind_name(uint32_t kind);
 const char *ubfab_state_name(uint32_t state);
 
 /*
+ * The fabric model's parameters (since version 1.4, symbol version
+ * UBFAB_1.4)
+ *
+ * The model gives every completion a modeled time from a table of
+ * parameters (Documentation/model.rst): latencies, bandwidths,
+ * efficiencies. Reading them needs no privilege; setting them needs
+ * CAP_NET_ADMIN and is announced by a UBFAB_CMD_MODEL_NTF event.
+ */
+
+/**
+ * struct ubfab_model_param - one parameter of the fabric model
+ * @name: its name, e.g. "hop-ps"; its last part is its unit
+ * @unit: what @value counts: "ps", "MB/s", "permille", "hops", ...
+ * @value: the value in force
+ * @minimum: the smallest value it may be set to
+ * @maximum: the largest value it may be set to
+ * @default_value: its value in profile cm384
+ */
+struct ubfab_model_param {
+	char name[UBFAB_PARAM_MAX];
+	char unit[UBFAB_PARAM_MAX];
+	uint64_t value;
+	uint64_t minimum;
+	uint64_t maximum;
+	uint64_t default_value;
+};
+
+/**
+ * struct ubfab_model - the fabric model's parameters
+ * @profile: "cm384" while every parameter has that profile's value,
+ *	"custom" when any differs
+ * @nparams: number of @params
+ * @params: every parameter, in the order of the kernel's table
+ *
+ * Allocated by the library with its @params in one block; release it
+ * with ubfab_model_free().
+ */
+struct ubfab_model {
+	char profile[UBFAB_NAME_MAX];
+	size_t nparams;
+	struct ubfab_model_param *params;
+};
+
+/**
+ * ubfab_model_get() - read the model's profile and every parameter
+ * @nl: session
+ * @modelp: receives the model; the caller releases it with
+ *	ubfab_model_free()
+ *
+ * Return: 0; -EOPNOTSUPP if the kernel has no model parameters (an older
+ * ubfab.ko); or a negative errno (@modelp is then untouched).
+ */
+int ubfab_model_get(struct ubfab_nl *nl, struct ubfab_model **modelp);
+
+/**
+ * ubfab_model_find() - a parameter of a model, by name
+ * @m: a model from ubfab_model_get() or a UBFAB_CMD_MODEL_NTF event
+ * @name: the parameter's name, e.g. "hop-ps"
+ *
+ * Return: the parameter, within @m (valid until @m is released); NULL if
+ * @m has no parameter of that name, or an argument is NULL.
+ */
+const struct ubfab_model_param *ubfab_model_find(const struct ubfab_model *m,
+						 const char *name);
+
+/**
+ * ubfab_model_free() - release a model from the library
+ * @model: from ubfab_model_get() or a UBFAB_CMD_MODEL_NTF event, or NULL
+ *	(then nothing happens)
+ */
+void ubfab_model_free(struct ubfab_model *model);
+
+/**
+ * struct ubfab_model_value - a parameter to set, for ubfab_model_set()
+ * @name: the parameter's name, e.g. "hop-ps"
+ * @value: its new value, in its unit
+ */
+struct ubfab_model_value {
+	const char *name;
+	uint64_t value;
+};
+
+/**
+ * ubfab_model_set() - set parameters of the model, all or none
+ * @nl: session
+ * @profile: a profile whose values are all put back first, such as
+ *	"cm384"; NULL for none
+ * @values: the parameters to set then, in order (a name given twice
+ *	takes its last value)
+ * @n: number of @values; may be 0 (with @values NULL)
+ *
+ * One request: if the kernel refuses any part of it, nothing changes.
+ * When something did change, subscribers get a UBFAB_CMD_MODEL_NTF event.
+ * Entries that run afterwards are priced with the new values; the clocks
+ * of queues keep their times. ubfab_nl_errmsg() says which name or value
+ * the kernel refused.
+ *
+ * Return: 0; -ENOENT for an unknown profile or parameter name (including
+ * names of UBFAB_PARAM_MAX characters or more, and profiles of
+ * UBFAB_NAME_MAX); -ERANGE for a value outside its parameter's minimum ..
+ * maximum; -EINVAL for a NULL name, or @values NULL with @n not 0;
+ * -EPERM without CAP_NET_ADMIN; -EOPNOTSUPP if the kernel has no model
+ * parameters; or a negative errno.
+ */
+int ubfab_model_set(struct ubfab_nl *nl, const char *profile,
+		    const struct ubfab_model_value *values, size_t n);
+
+/*
  * Fault injection and events (since version 1.2, symbol version
  * UBFAB_1.2)
  *
@@ -439,11 +549,15 @@ int ubfab_entity_reset(struct ubfab_nl *nl, uint32_t eid);
 /**
  * struct ubfab_nl_event - one notification of the "events" group
  * @cmd: what happened: UBFAB_CMD_PORT_NTF (a port's state changed; @port
- *	is valid), UBFAB_CMD_PLANE_NTF (a plane's state changed; @plane) or
- *	UBFAB_CMD_ENTITY_RESET_NTF (an entity was reset; @entity)
+ *	is valid), UBFAB_CMD_PLANE_NTF (a plane's state changed; @plane),
+ *	UBFAB_CMD_ENTITY_RESET_NTF (an entity was reset; @entity) or, since
+ *	version 1.4, UBFAB_CMD_MODEL_NTF (parameters of the model changed;
+ *	@model)
  * @port: the port, as after the change
  * @plane: the plane, as after the change
  * @entity: the entity reset
+ * @model: the whole model, as after the change; the caller owns it and
+ *	releases it with ubfab_model_free()
  */
 struct ubfab_nl_event {
 	uint32_t cmd;
@@ -451,6 +565,7 @@ struct ubfab_nl_event {
 		struct ubfab_port_info port;
 		struct ubfab_plane_info plane;
 		struct ubfab_entity_info entity;
+		struct ubfab_model *model;
 	};
 };
 
@@ -478,12 +593,14 @@ int ubfab_nl_fd(const struct ubfab_nl *nl);
  *
  * Blocks until an event arrives, unless the socket was made non-blocking
  * (O_NONBLOCK on ubfab_nl_fd()). Events come in the order of the changes.
- * Notifications of commands this library does not know are skipped.
+ * Notifications of commands this library does not know are skipped, and
+ * so are model events for programs built against a library before 1.4.
+ * A model event's @ev->model must be released with ubfab_model_free().
  *
  * Return: 0; -EAGAIN if non-blocking and no event is waiting; -ENOBUFS if
  * events were lost because the socket's buffer was full (read on; states
  * may have changed unseen: read them again); -EINTR if a signal came
- * first; -EPROTO for a malformed event; or a negative errno.
+ * first; -EPROTO for a malformed event; -ENOMEM; or a negative errno.
  */
 int ubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev);
 

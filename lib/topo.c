@@ -5,10 +5,13 @@
  * policies, generated from the spec, are in policy_gen.h), and the get and
  * dump calls for fabric, entities, ports, planes and segments, with the
  * entity calls' versions for programs built against libubfab 1.0; the
- * commands that change the fabric (port and plane states, entity reset)
- * and the decoding of the events that announce those changes.
+ * fabric model's parameters, read and set; the commands that change the
+ * fabric (port and plane states, entity reset) and the decoding of the
+ * events that announce those changes, with the version for programs built
+ * before model events.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <netlink/genl/genl.h>
@@ -30,7 +33,9 @@ _Static_assert(UBFAB_A_FABRIC_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_STATS_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_PORT_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_PLANE_MAX <= LIBUBFAB_MAXATTR &&
-	       UBFAB_A_SEG_MAX <= LIBUBFAB_MAXATTR,
+	       UBFAB_A_SEG_MAX <= LIBUBFAB_MAXATTR &&
+	       UBFAB_A_MODEL_MAX <= LIBUBFAB_MAXATTR &&
+	       UBFAB_A_PARAM_MAX <= LIBUBFAB_MAXATTR,
 	       "LIBUBFAB_MAXATTR too small for an attribute set");
 
 /* Attribute set "fabric" */
@@ -146,6 +151,34 @@ static const struct libubfab_field seg_fields[] = {
 
 static const struct libubfab_attrset seg_set =
 	ATTRSET(UBFAB_A_SEG_MAX, seg_policy, seg_fields);
+
+/* Attribute set "param", nested in "model" */
+
+#define PARAM(a, m) \
+	FIELD(UBFAB_A_PARAM_##a, struct ubfab_model_param, m)
+static const struct libubfab_field param_fields[] = {
+	PARAM(NAME, name),
+	PARAM(VALUE, value),
+	PARAM(UNIT, unit),
+	PARAM(MINIMUM, minimum),
+	PARAM(MAXIMUM, maximum),
+	PARAM(DEFAULT, default_value),
+};
+
+static const struct libubfab_attrset param_set =
+	ATTRSET(UBFAB_A_PARAM_MAX, param_policy, param_fields);
+
+/*
+ * Attribute set "model": the profile; model_decode() walks its repeated
+ * params.
+ */
+
+static const struct libubfab_field model_fields[] = {
+	FIELD(UBFAB_A_MODEL_PROFILE, struct ubfab_model, profile),
+};
+
+static const struct libubfab_attrset model_set =
+	ATTRSET(UBFAB_A_MODEL_MAX, model_policy, model_fields);
 
 /* Objects: what a command replies with and how to hand it to the caller */
 
@@ -336,9 +369,11 @@ struct get_ctx {
 	unsigned int replies;
 };
 
-static int get_reply(struct nlattr **tb, void *arg)
+static int get_reply(struct nlmsghdr *hdr, struct nlattr **tb, void *arg)
 {
 	struct get_ctx *g = arg;
+
+	(void)hdr;
 
 	if (g->replies++)
 		return -EPROTO;	/* a do request has one reply */
@@ -359,8 +394,9 @@ static int object_get(struct ubfab_nl *nl, const struct request *req,
 	return err;
 }
 
-static int set_reply(struct nlattr **tb, void *arg)
+static int set_reply(struct nlmsghdr *hdr, struct nlattr **tb, void *arg)
 {
+	(void)hdr;
 	(void)tb;
 	(void)arg;
 	return -EPROTO;	/* a command that changes the fabric only acks */
@@ -377,11 +413,13 @@ struct dump_ctx {
 	void *arg;
 };
 
-static int dump_reply(struct nlattr **tb, void *arg)
+static int dump_reply(struct nlmsghdr *hdr, struct nlattr **tb, void *arg)
 {
 	struct dump_ctx *d = arg;
 	union dump_obj obj;
 	int err;
+
+	(void)hdr;
 
 	err = object_decode(d->o, tb, &obj);
 	return err ? err : d->o->deliver(&obj, &d->cb, d->arg);
@@ -551,6 +589,151 @@ int ubfab_seg_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_seg_cb cb,
 	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
 }
 
+/* The fabric model's parameters */
+
+static const struct object model_object = {
+	.cmd = UBFAB_CMD_MODEL_GET,
+	.set = &model_set,
+};
+
+static const struct object model_set_object = {
+	.cmd = UBFAB_CMD_MODEL_SET,
+	.set = &model_set,
+};
+
+/*
+ * A struct ubfab_model and its params in one block: ubfab_model_free()
+ * (model.c), free(), frees both.
+ */
+struct model_block {
+	struct ubfab_model model;
+	struct ubfab_model_param params[];
+};
+
+/*
+ * The model of a model-get reply or a model-ntf: @hdr, its attributes
+ * parsed into @tb. Its param nests, in order, become @out's params.
+ */
+static int model_decode(struct nlmsghdr *hdr, struct nlattr **tb,
+			struct ubfab_model **out)
+{
+	struct genlmsghdr *gnlh = nlmsg_data(hdr);
+	struct model_block *b;
+	struct nlattr *a;
+	size_t n = 0;
+	int rem, err;
+
+	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem)
+		n += nla_type(a) == UBFAB_A_MODEL_PARAM;
+	b = calloc(1, sizeof(*b) + n * sizeof(b->params[0]));
+	if (!b)
+		return -ENOMEM;
+	b->model.params = b->params;
+	err = libubfab_decode(&model_set, tb, &b->model);
+	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem) {
+		if (!err && nla_type(a) == UBFAB_A_MODEL_PARAM)
+			err = libubfab_decode_nested(&param_set, a,
+					&b->params[b->model.nparams++]);
+	}
+	if (err) {
+		free(b);
+		return err;
+	}
+	*out = &b->model;
+	return 0;
+}
+
+static int model_reply(struct nlmsghdr *hdr, struct nlattr **tb, void *arg)
+{
+	struct ubfab_model **m = arg;
+
+	if (*m)
+		return -EPROTO;	/* a do request has one reply */
+	return model_decode(hdr, tb, m);
+}
+
+int ubfab_model_get(struct ubfab_nl *nl, struct ubfab_model **modelp)
+{
+	const struct request req = { .o = &model_object };
+	struct ubfab_model *m = NULL;
+	int err;
+
+	if (!nl || !modelp)
+		return -EINVAL;
+	err = request_run(nl, &req, model_reply, &m);
+	if (!err && !m)
+		err = -EPROTO;
+	if (err) {
+		ubfab_model_free(m);
+		return err;
+	}
+	*modelp = m;
+	return 0;
+}
+
+/* The most bytes one value takes in a model-set request. */
+static size_t model_value_room(void)
+{
+	return nla_total_size(nla_total_size(UBFAB_PARAM_MAX) +
+			      nla_total_size(sizeof(uint64_t)));
+}
+
+/* Put the profile, if any, and a param nest per value into @msg. */
+static int model_set_put(struct nl_msg *msg, const char *profile,
+			 const struct ubfab_model_value *values, size_t n)
+{
+	struct nlattr *nest;
+	size_t i;
+
+	if (profile && nla_put_string(msg, UBFAB_A_MODEL_PROFILE, profile))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		nest = nla_nest_start(msg, UBFAB_A_MODEL_PARAM);
+		if (!nest ||
+		    nla_put_string(msg, UBFAB_A_PARAM_NAME, values[i].name) ||
+		    nla_put_u64(msg, UBFAB_A_PARAM_VALUE, values[i].value))
+			return -ENOMEM;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+int ubfab_model_set(struct ubfab_nl *nl, const char *profile,
+		    const struct ubfab_model_value *values, size_t n)
+{
+	struct nl_msg *msg;
+	size_t i, size;
+
+	if (!nl || (n && !values))
+		return -EINVAL;
+	/* no profile or parameter has a name that long */
+	if (profile && strnlen(profile, UBFAB_NAME_MAX) == UBFAB_NAME_MAX)
+		return -ENOENT;
+	for (i = 0; i < n; i++) {
+		if (!values[i].name)
+			return -EINVAL;
+		if (strnlen(values[i].name, UBFAB_PARAM_MAX) == UBFAB_PARAM_MAX)
+			return -ENOENT;
+	}
+	/* room for them all, each name at its longest */
+	if (n > (SIZE_MAX / 2) / model_value_room())
+		return -ENOMEM;
+	size = nlmsg_total_size(GENL_HDRLEN + nla_total_size(UBFAB_NAME_MAX) +
+				n * model_value_room());
+	msg = libubfab_msg_new(nl, model_set_object.cmd, false);
+	if (!msg)
+		return -ENOMEM;
+	if ((size > nlmsg_get_max_size(msg) && nlmsg_expand(msg, size) < 0) ||
+	    model_set_put(msg, profile, values, n)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	return libubfab_request(nl, msg, model_set_object.set, set_reply,
+				NULL);
+}
+
 /* Fault injection and events */
 
 int ubfab_port_set_state(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
@@ -594,7 +777,7 @@ int ubfab_entity_reset(struct ubfab_nl *nl, uint32_t eid)
 	return object_set(nl, &req);
 }
 
-/* The object each notification carries, by its command. */
+/* The object each notification but the model's carries, by its command. */
 static const struct object *event_object(uint8_t cmd)
 {
 	switch (cmd) {
@@ -609,32 +792,69 @@ static const struct object *event_object(uint8_t cmd)
 	}
 }
 
-/* Room for one notification: the kernel builds them in NLMSG_GOODSIZE. */
-#define EVENT_MSG_MAX	8192
-
-int ubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
+int libubfab_event_decode(struct nlmsghdr *hdr, struct ubfab_nl_event *ev,
+			  bool model)
 {
-	uint64_t buf[EVENT_MSG_MAX / sizeof(uint64_t)];
-	struct nlmsghdr *hdr = (struct nlmsghdr *)buf;
 	struct nlattr *tb[LIBUBFAB_MAXATTR + 1];
 	const struct object *o;
 	uint8_t cmd;
+	int err;
+
+	if (!genlmsg_valid_hdr(hdr, 0))
+		return -EPROTO;
+	cmd = ((struct genlmsghdr *)nlmsg_data(hdr))->cmd;
+	o = model && cmd == UBFAB_CMD_MODEL_NTF ? &model_object :
+						  event_object(cmd);
+	if (!o)
+		return -ENOMSG;
+	if (genlmsg_parse(hdr, 0, tb, o->set->maxattr, o->set->policy) < 0)
+		return -EPROTO;
+	if (o == &model_object)
+		err = model_decode(hdr, tb, &ev->model);
+	else	/* the union's members all start where it does */
+		err = object_decode(o, tb, &ev->port);
+	if (!err)
+		ev->cmd = cmd;
+	return err;
+}
+
+/* Room for one notification: the kernel builds them in NLMSG_GOODSIZE. */
+#define EVENT_MSG_MAX	8192
+
+/* Read notifications until one decodes (with model events or without). */
+static int event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev,
+		      bool model)
+{
+	uint64_t buf[EVENT_MSG_MAX / sizeof(uint64_t)];
 	int err;
 
 	if (!nl || !ev)
 		return -EINVAL;
 	do {
 		err = libubfab_recv_notification(nl, buf, sizeof(buf));
-		if (err)
-			return err;
-		if (!genlmsg_valid_hdr(hdr, 0))
-			return -EPROTO;
-		cmd = ((struct genlmsghdr *)nlmsg_data(hdr))->cmd;
-		o = event_object(cmd);
-	} while (!o);
-	if (genlmsg_parse(hdr, 0, tb, o->set->maxattr, o->set->policy) < 0)
-		return -EPROTO;
-	ev->cmd = cmd;
-	/* the union's members all start where it does */
-	return object_decode(o, tb, &ev->port);
+		if (!err)
+			err = libubfab_event_decode((struct nlmsghdr *)buf, ev,
+						    model);
+	} while (err == -ENOMSG);
+	return err;
+}
+
+/*
+ * Version 1.4 added model events, whose model the caller must free.
+ * Programs built against 1.2 or 1.3 bind to the UBFAB_1.2 version, which
+ * skips them as it did.
+ */
+#define VERSION_1_2(sym)	__attribute__((symver(#sym "@UBFAB_1.2")))
+#define VERSION_1_4(sym)	__attribute__((symver(#sym "@@UBFAB_1.4")))
+
+VERSION_1_4(ubfab_nl_event_read)
+int libubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
+{
+	return event_read(nl, ev, true);
+}
+
+VERSION_1_2(ubfab_nl_event_read)
+int libubfab_nl_event_read_1_2(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
+{
+	return event_read(nl, ev, false);
 }

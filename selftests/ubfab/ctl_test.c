@@ -3,13 +3,16 @@
  * ubfab fault injection and its events: port and plane states set and
  * read back through libubfab, the errors of the set and reset commands
  * (ENODEV, EINVAL, EPERM without CAP_NET_ADMIN), and the notifications of
- * the "events" multicast group, one per change and in order. Then the
- * same through ubctl (run where it is in $PATH, as in the test VM): port
- * and plane set seen by show, its error messages and exit codes, stats
- * counting a queue WRITE and its NO_ROUTE failure with every plane down,
- * entity reset revoking a peer's import, and monitor's lines and JSON.
+ * the "events" multicast group, one per change and in order; the fabric
+ * model's parameters read and set (all or nothing: ENOENT, ERANGE, EPERM)
+ * and their events. Then the same through ubctl (run where it is in
+ * $PATH, as in the test VM): port and plane set seen by show, its error
+ * messages and exit codes, stats counting a queue WRITE and its NO_ROUTE
+ * failure with every plane down, entity reset revoking a peer's import,
+ * model show and set in text and JSON, and monitor's lines and JSON.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -165,6 +168,7 @@ TEST_F(ctl, eperm_without_net_admin)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
+		struct ubfab_model *m = NULL;
 		struct ubfab_nl *nl;
 		struct ubfab_port_info p;
 		int bad = 0;
@@ -176,8 +180,11 @@ TEST_F(ctl, eperm_without_net_admin)
 		bad |= (ubfab_plane_set_state(nl, 0, UBFAB_STATE_DOWN) !=
 			-EPERM) << 2;
 		bad |= (ubfab_entity_reset(nl, 0) != -EPERM) << 3;
+		bad |= (ubfab_model_set(nl, "cm384", NULL, 0) != -EPERM) << 5;
 		/* reading needs no capability */
 		bad |= (ubfab_port_get(nl, 0, 0, &p) != 0) << 4;
+		bad |= (ubfab_model_get(nl, &m) != 0) << 6;
+		ubfab_model_free(m);
 		ubfab_nl_close(nl);
 		_exit(bad);
 	}
@@ -251,6 +258,169 @@ TEST_F(ctl, events_to_every_listener)
 	EXPECT_EQ(0, ev.plane.id);
 	EXPECT_EQ(-ETIMEDOUT, next_event(self->nl, &ev, 100));
 	ubfab_nl_close(second);
+}
+
+/* The fabric model */
+
+/* The parameters of the model (Documentation/model.rst), in order. */
+static const struct {
+	const char *name, *unit;
+	uint64_t minimum, maximum;
+} model_table[] = {
+	{ "issue-ps", "ps", 0, 1000000000000ULL },
+	{ "dma-ps", "ps", 0, 1000000000000ULL },
+	{ "memsem-ps", "ps", 0, 1000000000000ULL },
+	{ "loopback-ps", "ps", 0, 1000000000000ULL },
+	{ "die-ps", "ps", 0, 1000000000000ULL },
+	{ "hop-ps", "ps", 0, 1000000000000ULL },
+	{ "node-hops", "hops", 0, 15 },
+	{ "remote-hops", "hops", 0, 15 },
+	{ "link-mbps", "MB/s", 1, 1000000000 },
+	{ "die-mbps", "MB/s", 1, 1000000000 },
+	{ "hbm-mbps", "MB/s", 1, 1000000000 },
+	{ "dram-mbps", "MB/s", 1, 1000000000 },
+	{ "target-write-npu-ps", "ps", 0, 1000000000000ULL },
+	{ "target-write-cpu-ps", "ps", 0, 1000000000000ULL },
+	{ "target-read-npu-ps", "ps", 0, 1000000000000ULL },
+	{ "target-read-cpu-ps", "ps", 0, 1000000000000ULL },
+	{ "eff-write-npu-permille", "permille", 1, 1000 },
+	{ "eff-write-cpu-permille", "permille", 1, 1000 },
+	{ "eff-read-npu-permille", "permille", 1, 1000 },
+	{ "eff-read-cpu-permille", "permille", 1, 1000 },
+};
+
+/* The value of parameter @name now, or UINT64_MAX. */
+static uint64_t model_value(struct ubfab_nl *nl, const char *name)
+{
+	const struct ubfab_model_param *p;
+	struct ubfab_model *m;
+	uint64_t v;
+
+	if (ubfab_model_get(nl, &m))
+		return UINT64_MAX;
+	p = ubfab_model_find(m, name);
+	v = p ? p->value : UINT64_MAX;
+	ubfab_model_free(m);
+	return v;
+}
+
+/* Every parameter at its default, and the profile says so. */
+static bool model_is_cm384(struct ubfab_nl *nl)
+{
+	struct ubfab_model *m;
+	bool yes;
+	size_t i;
+
+	if (ubfab_model_get(nl, &m))
+		return false;
+	yes = !strcmp(m->profile, "cm384");
+	for (i = 0; i < m->nparams; i++)
+		yes &= m->params[i].value == m->params[i].default_value;
+	ubfab_model_free(m);
+	return yes;
+}
+
+/* The model of a freshly loaded module: cm384, every parameter as listed. */
+TEST_F(ctl, model_get)
+{
+	const struct ubfab_model_param *p;
+	struct ubfab_model *m;
+	size_t i;
+
+	ASSERT_EQ(0, ubfab_model_get(self->nl, &m));
+	EXPECT_STREQ("cm384", m->profile);
+	ASSERT_EQ(ARRAY_SIZE(model_table), m->nparams);
+	for (i = 0; i < m->nparams; i++) {
+		p = &m->params[i];
+		EXPECT_STREQ(model_table[i].name, p->name);
+		EXPECT_STREQ(model_table[i].unit, p->unit);
+		EXPECT_EQ(model_table[i].minimum, p->minimum) TH_LOG("%s", p->name);
+		EXPECT_EQ(model_table[i].maximum, p->maximum) TH_LOG("%s", p->name);
+		EXPECT_EQ(p->default_value, p->value) TH_LOG("%s", p->name);
+	}
+	ubfab_model_free(m);
+}
+
+/*
+ * Values set in one request, profile custom, one event per change; a
+ * request refused in part changes nothing and announces nothing; a
+ * profile puts its values back before the request's own.
+ */
+TEST_F(ctl, model_set_and_events)
+{
+	struct ubfab_model_value v[2] = {
+		{ "hop-ps", 0 }, { "link-mbps", 14000 },
+	};
+	const struct ubfab_model_param *p;
+	struct ubfab_nl_event ev;
+	struct ubfab_model *m;
+	uint64_t hop;
+
+	ASSERT_EQ(0, ubfab_model_get(self->nl, &m));
+	hop = ubfab_model_find(m, "hop-ps")->default_value;
+	ubfab_model_free(m);
+	v[0].value = hop + 62500;
+
+	ASSERT_EQ(0, ubfab_model_set(self->nl, NULL, v, 2));
+	ASSERT_EQ(0, ubfab_model_get(self->nl, &m));
+	EXPECT_STREQ("custom", m->profile);
+	EXPECT_EQ(hop + 62500, ubfab_model_find(m, "hop-ps")->value);
+	EXPECT_EQ(14000, ubfab_model_find(m, "link-mbps")->value);
+	p = ubfab_model_find(m, "dma-ps");
+	EXPECT_EQ(p->default_value, p->value);
+	ubfab_model_free(m);
+	ASSERT_EQ(0, next_event(self->events, &ev, 2000));
+	ASSERT_EQ(UBFAB_CMD_MODEL_NTF, ev.cmd);
+	EXPECT_STREQ("custom", ev.model->profile);
+	EXPECT_EQ(ARRAY_SIZE(model_table), ev.model->nparams);
+	EXPECT_EQ(hop + 62500, ubfab_model_find(ev.model, "hop-ps")->value);
+	EXPECT_EQ(14000, ubfab_model_find(ev.model, "link-mbps")->value);
+	ubfab_model_free(ev.model);
+	/* the same values again change nothing */
+	ASSERT_EQ(0, ubfab_model_set(self->nl, NULL, v, 2));
+	EXPECT_EQ(-ETIMEDOUT, next_event(self->events, &ev, 100));
+
+	/* refused in part, refused whole */
+	v[0].value = hop;
+	v[1] = (struct ubfab_model_value){ "eff-read-cpu-permille", 1001 };
+	EXPECT_EQ(-ERANGE, ubfab_model_set(self->nl, NULL, v, 2));
+	EXPECT_STRNE("", ubfab_nl_errmsg(self->nl));
+	v[1] = (struct ubfab_model_value){ "link-mbps", 0 };
+	EXPECT_EQ(-ERANGE, ubfab_model_set(self->nl, NULL, v, 2));
+	v[1] = (struct ubfab_model_value){ "node-hops", 16 };
+	EXPECT_EQ(-ERANGE, ubfab_model_set(self->nl, NULL, v, 2));
+	v[1] = (struct ubfab_model_value){ "bogus-ps", 1 };
+	EXPECT_EQ(-ENOENT, ubfab_model_set(self->nl, NULL, v, 2));
+	EXPECT_STRNE("", ubfab_nl_errmsg(self->nl));
+	EXPECT_EQ(-ENOENT, ubfab_model_set(self->nl, "cm385", v, 1));
+	EXPECT_STRNE("", ubfab_nl_errmsg(self->nl));
+	EXPECT_EQ(-ENOENT, ubfab_model_set(self->nl, "custom", NULL, 0));
+	EXPECT_EQ(hop + 62500, model_value(self->nl, "hop-ps"));
+	EXPECT_EQ(14000, model_value(self->nl, "link-mbps"));
+	EXPECT_EQ(-ETIMEDOUT, next_event(self->events, &ev, 100));
+
+	/* the profile first, then the values */
+	v[0] = (struct ubfab_model_value){ "node-hops", 2 };
+	ASSERT_EQ(0, ubfab_model_set(self->nl, "cm384", v, 1));
+	EXPECT_EQ(hop, model_value(self->nl, "hop-ps"));
+	EXPECT_EQ(2, model_value(self->nl, "node-hops"));
+	ASSERT_EQ(0, next_event(self->events, &ev, 2000));
+	ASSERT_EQ(UBFAB_CMD_MODEL_NTF, ev.cmd);
+	EXPECT_STREQ("custom", ev.model->profile);
+	EXPECT_EQ(hop, ubfab_model_find(ev.model, "hop-ps")->value);
+	ubfab_model_free(ev.model);
+	ASSERT_EQ(0, ubfab_model_set(self->nl, "cm384", NULL, 0));
+	EXPECT_TRUE(model_is_cm384(self->nl));
+	ASSERT_EQ(0, next_event(self->events, &ev, 2000));
+	ASSERT_EQ(UBFAB_CMD_MODEL_NTF, ev.cmd);
+	EXPECT_STREQ("cm384", ev.model->profile);
+	ubfab_model_free(ev.model);
+	/* a parameter set to its default is cm384 again */
+	v[0] = (struct ubfab_model_value){ "hop-ps", hop + 1 };
+	ASSERT_EQ(0, ubfab_model_set(self->nl, NULL, v, 1));
+	v[0].value = hop;
+	ASSERT_EQ(0, ubfab_model_set(self->nl, NULL, v, 1));
+	EXPECT_TRUE(model_is_cm384(self->nl));
 }
 
 /* ubctl */
@@ -388,11 +558,139 @@ TEST_F(ctl, ubctl_errors)
 	EXPECT_STREQ("ubctl: plane 0: " NOT_PERMITTED, out);
 	EXPECT_EQ(1, run_ubctl(out, true, "entity reset npu0"));
 	EXPECT_STREQ("ubctl: npu0: " NOT_PERMITTED, out);
+	EXPECT_EQ(1, run_ubctl(out, true, "model set hop-ps 1"));
+	EXPECT_STREQ("ubctl: model: " NOT_PERMITTED, out);
 	/* reading needs no capability */
 	EXPECT_EQ(0, run_ubctl(out, true, "port show npu0 plane 0"));
+	EXPECT_EQ(0, run_ubctl(out, true, "model show"));
 	EXPECT_EQ(UBFAB_STATE_UP, port_state(self->nl, 0, 0));
+	EXPECT_TRUE(model_is_cm384(self->nl));
 	EXPECT_EQ(-ETIMEDOUT, next_event(self->events,
 					 &(struct ubfab_nl_event){ 0 }, 100));
+}
+
+/* @p's line in "ubctl model show", into @buf (@len bytes). */
+static const char *param_line(char *buf, size_t len,
+			      const struct ubfab_model_param *p)
+{
+	snprintf(buf, len, "\n%s: %" PRIu64 " %s default %" PRIu64 " %s range %"
+		 PRIu64 "..%" PRIu64 " %s\n", p->name, p->value, p->unit,
+		 p->default_value, p->unit, p->minimum, p->maximum, p->unit);
+	return buf;
+}
+
+/* @p's object in "ubctl -j model show", into @buf (@len bytes). */
+static const char *param_json(char *buf, size_t len,
+			      const struct ubfab_model_param *p)
+{
+	snprintf(buf, len, "{\"name\":\"%s\",\"value\":%" PRIu64
+		 ",\"unit\":\"%s\",\"default\":%" PRIu64 ",\"minimum\":%"
+		 PRIu64 ",\"maximum\":%" PRIu64 "}", p->name, p->value,
+		 p->unit, p->default_value, p->minimum, p->maximum);
+	return buf;
+}
+
+/* Whether @s begins with @prefix. */
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Occurrences of @needle in @s. */
+static unsigned int count_of(const char *s, const char *needle)
+{
+	unsigned int n = 0;
+
+	for (; (s = strstr(s, needle)); s++)
+		n++;
+	return n;
+}
+
+/*
+ * ubctl model show and set: a value set is seen in show and -j, the
+ * profile becomes custom, "model set profile cm384" puts every value
+ * back; an unknown name or profile or a value out of range fails with
+ * status 1 and a message, changing nothing.
+ */
+TEST_F(ctl, ubctl_model)
+{
+	const struct ubfab_model_param *p;
+	char out[UBCTL_OUT], want[256];
+	struct ubfab_model *m;
+	uint64_t hop, hbm_max;
+	size_t i;
+
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	ASSERT_EQ(0, ubfab_model_get(self->nl, &m));
+	hop = ubfab_model_find(m, "hop-ps")->default_value;
+	hbm_max = ubfab_model_find(m, "hbm-mbps")->maximum;
+	ASSERT_EQ(0, run_ubctl(out, false, "model show"));
+	EXPECT_TRUE(starts(out, "profile cm384\n")) TH_LOG("%s", out);
+	EXPECT_EQ(1 + m->nparams, count_of(out, "\n"));
+	for (i = 0; i < m->nparams; i++)
+		EXPECT_NE(NULL, strstr(out, param_line(want, sizeof(want),
+							&m->params[i])))
+			TH_LOG("no %s", want);
+	ASSERT_EQ(0, run_ubctl(out, false, "-j model"));
+	EXPECT_TRUE(starts(out, "{\"profile\":\"cm384\",\"params\":[{"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(m->nparams, count_of(out, "{\"name\":"));
+	for (i = 0; i < m->nparams; i++)
+		EXPECT_NE(NULL, strstr(out, param_json(want, sizeof(want),
+							&m->params[i])))
+			TH_LOG("no %s", want);
+	ubfab_model_free(m);
+
+	ASSERT_EQ(0, run_ubctl(out, false, "model set hop-ps %" PRIu64
+			       " hbm-mbps %" PRIu64, hop + 62500, hbm_max));
+	EXPECT_STREQ("", out);
+	EXPECT_EQ(hop + 62500, model_value(self->nl, "hop-ps"));
+	EXPECT_EQ(hbm_max, model_value(self->nl, "hbm-mbps"));
+	ASSERT_EQ(0, ubfab_model_get(self->nl, &m));
+	EXPECT_STREQ("custom", m->profile);
+	p = ubfab_model_find(m, "hop-ps");
+	ASSERT_EQ(0, run_ubctl(out, false, "model show"));
+	EXPECT_TRUE(starts(out, "profile custom\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, param_line(want, sizeof(want), p)))
+		TH_LOG("no %s in %s", want, out);
+	ASSERT_EQ(0, run_ubctl(out, false, "-j model show"));
+	EXPECT_TRUE(starts(out, "{\"profile\":\"custom\",")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, param_json(want, sizeof(want), p)))
+		TH_LOG("no %s in %s", want, out);
+	p = ubfab_model_find(m, "hbm-mbps");
+	EXPECT_NE(NULL, strstr(out, param_json(want, sizeof(want), p)))
+		TH_LOG("no %s in %s", want, out);
+	ubfab_model_free(m);
+
+	/* refused whole: nothing changes */
+	EXPECT_EQ(1, run_ubctl(out, false, "model set hop-ps 1 bogus-ps 2"));
+	EXPECT_STREQ("ubctl: bogus-ps: no such parameter\n", out);
+	EXPECT_EQ(1, run_ubctl(out, false, "model set hop-ps 1 hbm-mbps %"
+			       PRIu64, hbm_max + 1));
+	snprintf(want, sizeof(want),
+		 "ubctl: hbm-mbps: %" PRIu64 " MB/s out of range 1..%" PRIu64
+		 " MB/s\n", hbm_max + 1, hbm_max);
+	EXPECT_STREQ(want, out);
+	EXPECT_EQ(1, run_ubctl(out, false,
+			       "model set hop-ps 1 eff-write-npu-permille 0"));
+	EXPECT_STREQ("ubctl: eff-write-npu-permille: 0 permille out of range 1..1000 permille\n",
+		     out);
+	EXPECT_EQ(1, run_ubctl(out, false, "model set profile cm385 hop-ps 1"));
+	EXPECT_STREQ("ubctl: profile cm385: no such profile\n", out);
+	EXPECT_EQ(2, run_ubctl(out, false, "model set hop-ps 1.5"));
+	EXPECT_EQ(hop + 62500, model_value(self->nl, "hop-ps"));
+	EXPECT_EQ(hbm_max, model_value(self->nl, "hbm-mbps"));
+
+	ASSERT_EQ(0, run_ubctl(out, false, "model set profile cm384"));
+	EXPECT_STREQ("", out);
+	EXPECT_TRUE(model_is_cm384(self->nl));
+	ASSERT_EQ(0, run_ubctl(out, false, "model show"));
+	EXPECT_TRUE(starts(out, "profile cm384\n")) TH_LOG("%s", out);
+	/* the profile comes first, the values after it */
+	ASSERT_EQ(0, run_ubctl(out, false, "model set profile cm384 node-hops 2"));
+	EXPECT_EQ(2, model_value(self->nl, "node-hops"));
+	EXPECT_EQ(hop, model_value(self->nl, "hop-ps"));
 }
 
 #define TOKEN		0x5eedU
@@ -578,15 +876,22 @@ static void drop_lines(const char *in, const char *skip, char *out)
 	}
 }
 
+/* Four changes of the fabric, as ubctl commands. */
+static const char *const fault_cmds[] = {
+	"port set npu3 plane 2 state down", "plane set 1 state down",
+	"entity reset cpu0", "plane set 1 state up", NULL,
+};
+
 /*
  * Run "ubctl [-j] monitor" with its output in a pipe; toggle npu0's port
- * into plane 0 until it reports that (it has subscribed by then); make
- * four changes with ubctl; check that it printed @want for them, in
- * order, after the toggles; end it with @sig; it exits 0.
+ * into plane 0 until it reports that (it has subscribed by then); run
+ * the ubctl commands @cmds (up to NULL); check that it printed @want for
+ * them, in order, after the toggles; end it with @sig; it exits 0.
  */
 static void check_monitor(struct __test_metadata *_metadata,
 			  FIXTURE_DATA(ctl) *self, bool json, int sig,
-			  const char *toggle, const char *want)
+			  const char *toggle, const char *const *cmds,
+			  const char *want)
 {
 	static char buf[UBCTL_OUT], got[UBCTL_OUT];
 	char out[UBCTL_OUT];
@@ -619,10 +924,8 @@ static void check_monitor(struct __test_metadata *_metadata,
 	}
 	ASSERT_NE(NULL, strstr(buf, toggle)) TH_LOG("monitor printed: %s", buf);
 
-	ASSERT_EQ(0, run_ubctl(out, false, "port set npu3 plane 2 state down"));
-	ASSERT_EQ(0, run_ubctl(out, false, "plane set 1 state down"));
-	ASSERT_EQ(0, run_ubctl(out, false, "entity reset cpu0"));
-	ASSERT_EQ(0, run_ubctl(out, false, "plane set 1 state up"));
+	for (i = 0; cmds[i]; i++)
+		ASSERT_EQ(0, run_ubctl(out, false, "%s", cmds[i]));
 	for (i = 0; i < 100; i++) {
 		drop_lines(buf, toggle, got);
 		if (!strcmp(got, want))
@@ -642,7 +945,7 @@ TEST_F(ctl, ubctl_monitor)
 {
 	if (!have_ubctl())
 		SKIP(return, "no ubctl in $PATH");
-	check_monitor(_metadata, self, false, SIGINT, "npu0 plane 0",
+	check_monitor(_metadata, self, false, SIGINT, "npu0 plane 0", fault_cmds,
 		      "port npu3 plane 2: state down\n"
 		      "plane 1: state down\n"
 		      "entity cpu0: reset\n"
@@ -664,7 +967,64 @@ TEST_F(ctl, ubctl_monitor_json)
 		 "{\"event\":\"plane_state\",\"plane\":1,\"state\":\"up\"}\n",
 		 e.eid);
 	check_monitor(_metadata, self, true, SIGTERM,
-		      "\"entity\":\"npu0\",\"eid\":0,\"plane\":0,", want);
+		      "\"entity\":\"npu0\",\"eid\":0,\"plane\":0,", fault_cmds,
+		      want);
+}
+
+/* Append @m's model event as "ubctl -j monitor" prints it to @buf. */
+static void model_event_json(char *buf, size_t len,
+			     const struct ubfab_model *m)
+{
+	char obj[256];
+	size_t i;
+
+	snprintf(buf + strlen(buf), len - strlen(buf),
+		 "{\"event\":\"model\",\"profile\":\"%s\",\"params\":[",
+		 m->profile);
+	for (i = 0; i < m->nparams; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 i ? "," : "",
+			 param_json(obj, sizeof(obj), &m->params[i]));
+	snprintf(buf + strlen(buf), len - strlen(buf), "]}\n");
+}
+
+/*
+ * ubctl monitor on model changes: as text, the parameters that changed
+ * and the values they had; with -j, the whole model after each.
+ */
+TEST_F(ctl, ubctl_monitor_model)
+{
+	static char want[8192];
+	char set[64];
+	const char *const cmds[] = { set, "model set profile cm384", NULL };
+	struct ubfab_model_param *hop;
+	struct ubfab_model *m;
+	uint64_t def;
+
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	ASSERT_EQ(0, ubfab_model_get(self->nl, &m));
+	/* the model's own params, to change them for the JSON wanted */
+	hop = &m->params[ubfab_model_find(m, "hop-ps") - m->params];
+	def = hop->default_value;
+	snprintf(set, sizeof(set), "model set hop-ps %" PRIu64, def + 62500);
+	snprintf(want, sizeof(want),
+		 "model: profile custom hop-ps %" PRIu64 " ps (was %" PRIu64
+		 " ps)\nmodel: profile cm384 hop-ps %" PRIu64 " ps (was %"
+		 PRIu64 " ps)\n", def + 62500, def, def, def + 62500);
+	check_monitor(_metadata, self, false, SIGINT, "npu0 plane 0", cmds,
+		      want);
+
+	want[0] = '\0';
+	strcpy(m->profile, "custom");
+	hop->value = def + 62500;
+	model_event_json(want, sizeof(want), m);
+	strcpy(m->profile, "cm384");
+	hop->value = def;
+	model_event_json(want, sizeof(want), m);
+	ubfab_model_free(m);
+	check_monitor(_metadata, self, true, SIGTERM,
+		      "\"entity\":\"npu0\",\"eid\":0,\"plane\":0,", cmds, want);
 }
 
 TEST_HARNESS_MAIN

@@ -15,7 +15,7 @@
 
 #include "json.h"
 
-#define UBCTL_VERSION	"1.2.0"
+#define UBCTL_VERSION	"1.3.0"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -54,6 +54,8 @@ int seg_show(struct ubctl *u, int argc, char **argv);
 int stats_show(struct ubctl *u, int argc, char **argv);
 int stats_plane(struct ubctl *u, int argc, char **argv);
 int stats_port(struct ubctl *u, int argc, char **argv);
+int model_show(struct ubctl *u, int argc, char **argv);
+int model_set(struct ubctl *u, int argc, char **argv);
 int monitor_run(struct ubctl *u, int argc, char **argv);
 
 /*
@@ -185,6 +187,23 @@ int ubctl_plane_load(struct ubctl *u, struct ubctl_vec *v);
  */
 int ubctl_plane_select(struct ubctl *u, int argc, char **argv,
 		       struct ubctl_vec *v);
+
+/* The fabric model (model.c) */
+
+/*
+ * Read the model into *@m (released with ubfab_model_free()); says so if
+ * the module has none. Exit code.
+ */
+int ubctl_model_load(struct ubctl *u, struct ubfab_model **m);
+/* The members of the model's JSON object: profile and params. */
+void ubctl_model_json(struct ubctl *u, const struct ubfab_model *m);
+/*
+ * Print a model event (inside the event's JSON object): its profile and,
+ * as text, the parameters whose values differ from @last's (all of them
+ * when @last is NULL) with the values they had; as JSON, every parameter.
+ */
+void ubctl_model_event(struct ubctl *u, const struct ubfab_model *m,
+		       const struct ubfab_model *last);
 
 /* Output (fmt.c) */
 

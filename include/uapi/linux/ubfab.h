@@ -178,10 +178,10 @@ enum {
  * (Documentation/model.rst).
  */
 enum {
-	UBFAB_A_MODEL_PROFILE = 1,	/* string: "cm384", or "custom" when a
-					 * parameter differs from it */
-	UBFAB_A_MODEL_PARAM,		/* nest, repeated: set "param"; a reply
-					 * carries every one, in table order */
+	/* string: "cm384", or "custom" when a parameter differs from it */
+	UBFAB_A_MODEL_PROFILE = 1,
+	/* nest, repeated: set "param"; a reply has every one, in order */
+	UBFAB_A_MODEL_PARAM,
 
 	__UBFAB_A_MODEL_MAX,
 	UBFAB_A_MODEL_MAX = (__UBFAB_A_MODEL_MAX - 1)
@@ -189,11 +189,11 @@ enum {
 
 /* Attribute set "param": one parameter of the fabric model. */
 enum {
-	UBFAB_A_PARAM_NAME = 1,		/* string: e.g. "hop-ps"; its last part
-					 * is its unit */
+	/* string: e.g. "hop-ps"; its last part is its unit */
+	UBFAB_A_PARAM_NAME = 1,
 	UBFAB_A_PARAM_VALUE,		/* u64 */
-	UBFAB_A_PARAM_UNIT,		/* string: "ps", "MB/s", "permille",
-					 * "hops", "bytes" */
+	/* string: "ps", "MB/s", "permille", "hops" */
+	UBFAB_A_PARAM_UNIT,
 	UBFAB_A_PARAM_MINIMUM,		/* u64: smallest value accepted */
 	UBFAB_A_PARAM_MAXIMUM,		/* u64: largest value accepted */
 	UBFAB_A_PARAM_DEFAULT,		/* u64: the value of profile cm384 */
@@ -555,7 +555,10 @@ struct ubfab_event {
  * Modeled time: each queue has a modeled clock (UBFAB_IOCTL_QUEUE_CLOCK).
  * Every entry that runs, whether it completes in the CQ or not, starts at
  * the clock and moves it on by its modeled cost; its completion's model_ns
- * is where it ended. Documentation/model.rst says what costs what.
+ * is where it ended. A satisfied EVENT_WAIT or WAIT_VALUE ends no earlier
+ * than the modeled EVENT_RECORD, or the modeled arrival of the ATOMIC or
+ * WRITE_NOTIFY (or UBFAB_IOCTL_QUEUE_STAMP), that satisfied it.
+ * Documentation/model.rst says what costs what.
  *
  * Addresses: "local" is an offset in the queue's entity's memory and must
  * lie in an allocation of the file that created the queue. "remote" is an
@@ -586,6 +589,8 @@ struct ubfab_event {
 #define UBFAB_QUEUE_MAX_ENTRIES	32768
 #define UBFAB_QUEUE_MAX_CQ_ENTRIES 65536
 #define UBFAB_SQE_MAX_LENGTH	0x40000000U	/* 1 GiB */
+/* The longest transfer of the memory-semantics class (UBFAB_SQE_MEMSEM). */
+#define UBFAB_SQE_MEMSEM_MAX_LENGTH 65536
 #define UBFAB_PLANE_CHUNK	65536
 /* Event counters per entity file, for UBFAB_OP_EVENT_RECORD/WAIT. */
 #define UBFAB_QUEUE_EVENTS	1024
@@ -730,10 +735,21 @@ enum ubfab_wait {
 	UBFAB_WAIT_EQ = 1,
 };
 
-/* struct ubfab_sqe flags */
+/*
+ * struct ubfab_sqe flags. UBFAB_SQE_MEMSEM chooses the transfer class of a
+ * WRITE, READ, WRITE_NOTIFY or ATOMIC in the fabric model: the memory
+ * semantics of the vector cores' direct loads and stores (low start-up,
+ * at most UBFAB_SQE_MEMSEM_MAX_LENGTH bytes) instead of the default DMA
+ * class (descriptors handled by the die's DMA engines: higher start-up,
+ * any length). It changes modeled times only (Documentation/model.rst);
+ * on another opcode, or with a longer length, the entry fails with
+ * UBFAB_CQE_BAD_ENTRY.
+ */
 #define UBFAB_SQE_FENCE		_BITUL(0)	/* after all earlier entries */
 #define UBFAB_SQE_SIGNAL	_BITUL(1)	/* complete in a SELECTIVE queue */
-#define UBFAB_SQE_FLAGS		(UBFAB_SQE_FENCE | UBFAB_SQE_SIGNAL)
+#define UBFAB_SQE_MEMSEM	_BITUL(2)	/* memory-semantics class */
+#define UBFAB_SQE_FLAGS		(UBFAB_SQE_FENCE | UBFAB_SQE_SIGNAL | \
+				 UBFAB_SQE_MEMSEM)
 
 /**
  * struct ubfab_sqe - one 64-byte submission entry
@@ -771,8 +787,8 @@ struct ubfab_sqe {
  * @UBFAB_CQE_OK: done
  * @UBFAB_CQE_BAD_OPCODE: unknown opcode
  * @UBFAB_CQE_BAD_ENTRY: reserved field or unused field not 0, unknown
- *	flag, bad length, alignment, atomic operation, comparison, event
- *	number or fill byte
+ *	flag or UBFAB_SQE_MEMSEM where it does not apply, bad length,
+ *	alignment, atomic operation, comparison, event number or fill byte
  * @UBFAB_CQE_LOCAL_RANGE: the local range is not within one allocation of
  *	the queue's entity file
  * @UBFAB_CQE_NO_IMPORT: the remote address names no import of that file
@@ -848,6 +864,41 @@ struct ubfab_queue_clock {
 	__u64 now_ns;
 };
 
+/* struct ubfab_queue_stamp flags */
+#define UBFAB_STAMP_LOCAL	_BITUL(0)	/* @addr is local, not remote */
+#define UBFAB_STAMP_FLAGS	UBFAB_STAMP_LOCAL
+
+/**
+ * struct ubfab_queue_stamp - UBFAB_IOCTL_QUEUE_STAMP
+ * @size: sizeof(struct ubfab_queue_stamp)
+ * @flags: UBFAB_STAMP_*
+ * @addr: an 8-byte aligned word: a remote address (in an import of the
+ *	queue's file, which must grant UBFAB_SEG_WRITE), or with
+ *	UBFAB_STAMP_LOCAL a local one (in an allocation of that file), as
+ *	in a queue entry
+ * @now_ns: out: the stamp, the queue's modeled clock, in nanoseconds
+ *
+ * A WAIT_VALUE that a word satisfies ends no earlier than the modeled
+ * arrival of the last modeled write to that word (ATOMIC, WRITE_NOTIFY's
+ * notify add); a store by the CPU through a mapping is not modeled and
+ * counts as time 0. A program that raises a flag with a CPU store stamps
+ * the word with this ioctl first, then stores: waits the store satisfies
+ * then end no earlier than the stamping queue's clock
+ * (Documentation/model.rst, "Causality").
+ *
+ * Errors: EINVAL bad flags or size, or @addr not 8-byte aligned; E2BIG
+ * unknown fields beyond @now_ns not 0; ENOENT @addr is in no allocation
+ * or import of the file, or beyond its segment, or the segment was
+ * revoked; EACCES the import does not grant UBFAB_SEG_WRITE; ENOMEM;
+ * EINTR killed while the queue ran.
+ */
+struct ubfab_queue_stamp {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+	__u64 now_ns;
+};
+
 /*
  * Queue ioctls, on the queue's file descriptor; DOORBELL and RESET take 0
  * as argument (EINVAL otherwise).
@@ -859,12 +910,15 @@ struct ubfab_queue_clock {
  *	when not in error).
  * UBFAB_IOCTL_QUEUE_CLOCK: advance the queue's modeled clock and read it
  *	(struct ubfab_queue_clock), between two entries of the queue.
+ * UBFAB_IOCTL_QUEUE_STAMP: stamp a flag word with the queue's modeled
+ *	clock before a CPU store to it (struct ubfab_queue_stamp).
  */
 enum {
 	UBFAB_CMD_QUEUE_CREATE = 0x90,
 	UBFAB_CMD_QUEUE_DOORBELL,
 	UBFAB_CMD_QUEUE_RESET,
 	UBFAB_CMD_QUEUE_CLOCK,
+	UBFAB_CMD_QUEUE_STAMP,
 };
 
 #define UBFAB_IOCTL_QUEUE_CREATE _IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_CREATE)
@@ -872,5 +926,7 @@ enum {
 #define UBFAB_IOCTL_QUEUE_RESET	_IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_RESET)
 #define UBFAB_IOCTL_QUEUE_CLOCK	_IOWR(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_CLOCK, \
 				      struct ubfab_queue_clock)
+#define UBFAB_IOCTL_QUEUE_STAMP	_IOWR(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_STAMP, \
+				      struct ubfab_queue_stamp)
 
 #endif /* _UAPI_LINUX_UBFAB_H */

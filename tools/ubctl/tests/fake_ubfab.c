@@ -8,18 +8,23 @@
  * extended-ack message, to exercise ubctl's error paths. The small fabric
  * has three segments (two of npu0, one of cpu1) and npu5 two refused
  * imports; cm384 plays an older module, which reports neither auth
- * failures nor segments nor events.
+ * failures nor segments nor events nor a model. The model has four
+ * parameters of the real table, at their defaults (profile cm384).
  *
  * The set and reset calls change nothing: they check their arguments as
- * the kernel does, fail with -EPERM (no extack message) when
- * UBFAB_FAKE_EPERM is set, and append a line per call ("port_set EID
- * PLANE STATE", "plane_set ID STATE", "reset EID") to the file
- * UBFAB_FAKE_LOG names. A subscribed session has a pipe for its socket,
- * holding one byte per event of a fixed script: npu5's port into plane 3
- * down, events lost (-ENOBUFS), plane 2 down, cpu1 reset, the port of
- * an unknown EID 99 into plane 0 up; then no event comes again.
+ * the kernel does (a model set's unknown profile or name and values out
+ * of range with an extack message), fail with -EPERM (no extack message)
+ * when UBFAB_FAKE_EPERM is set, and append a line per call ("port_set EID
+ * PLANE STATE", "plane_set ID STATE", "reset EID", "model_set PROFILE
+ * NAME=VALUE...", PROFILE "-" for none) to the file UBFAB_FAKE_LOG names.
+ * A subscribed session has a pipe for its socket, holding one byte per
+ * event of a fixed script: npu5's port into plane 3 down, events lost
+ * (-ENOBUFS), plane 2 down, cpu1 reset, the port of an unknown EID 99
+ * into plane 0 up, the model with hop-ps at 250000 (profile custom); then
+ * no event comes again.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +36,12 @@
 #define GIB		(1ULL << 30)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* ubctl binds to the 1.1 versions of the entity calls (lib/topo.c). */
+/*
+ * ubctl binds to the 1.1 versions of the entity calls and the 1.4 version
+ * of ubfab_nl_event_read (lib/topo.c).
+ */
 #define VERSION_1_1(sym)	__attribute__((symver(#sym "@@UBFAB_1.1")))
+#define VERSION_1_4(sym)	__attribute__((symver(#sym "@@UBFAB_1.4")))
 
 static const struct ubfab_fabric_info shapes[] = {
 	{
@@ -287,9 +296,11 @@ int ubfab_seg_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_seg_cb cb,
 }
 
 /* Log a call to $UBFAB_FAKE_LOG; -EPERM if $UBFAB_FAKE_EPERM is set. */
-static int admin_call(const char *fmt, uint32_t a, uint32_t b, uint32_t c)
+__attribute__((format(printf, 1, 2)))
+static int admin_call(const char *fmt, ...)
 {
 	const char *path = getenv("UBFAB_FAKE_LOG");
+	va_list ap;
 	FILE *f;
 
 	if (getenv("UBFAB_FAKE_EPERM"))
@@ -299,7 +310,9 @@ static int admin_call(const char *fmt, uint32_t a, uint32_t b, uint32_t c)
 	f = fopen(path, "a");
 	if (!f)
 		return -errno;
-	fprintf(f, fmt, a, b, c);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
 	return fclose(f) ? -errno : 0;
 }
 
@@ -319,14 +332,87 @@ int ubfab_plane_set_state(struct ubfab_nl *nl, uint32_t id, uint32_t state)
 		return -ENODEV;
 	if (state != UBFAB_STATE_UP && state != UBFAB_STATE_DOWN)
 		return -EINVAL;
-	return admin_call("plane_set %u %u\n", id, state, 0);
+	return admin_call("plane_set %u %u\n", id, state);
 }
 
 int ubfab_entity_reset(struct ubfab_nl *nl, uint32_t eid)
 {
 	if (eid >= entities(nl))
 		return -ENODEV;
-	return admin_call("reset %u\n", eid, 0, 0);
+	return admin_call("reset %u\n", eid);
+}
+
+/* The model's parameters, at their cm384 values. */
+static struct ubfab_model_param params[] = {
+	{ .name = "issue-ps", .unit = "ps", .value = 200000,
+	  .maximum = 1000000000000ULL, .default_value = 200000 },
+	{ .name = "hop-ps", .unit = "ps", .value = 187500,
+	  .maximum = 1000000000000ULL, .default_value = 187500 },
+	{ .name = "link-mbps", .unit = "MB/s", .value = 28000, .minimum = 1,
+	  .maximum = 1000000000, .default_value = 28000 },
+	{ .name = "eff-write-npu-permille", .unit = "permille", .value = 699,
+	  .minimum = 1, .maximum = 1000, .default_value = 699 },
+};
+
+static const struct ubfab_model cm384 = {
+	.profile = "cm384", .nparams = ARRAY_SIZE(params), .params = params,
+};
+
+/* The model as the library allocates it, with hop-ps at @hop. */
+static struct ubfab_model *model_new(const char *profile, uint64_t hop)
+{
+	struct ubfab_model *m = malloc(sizeof(*m) + sizeof(params));
+
+	if (!m)
+		return NULL;
+	snprintf(m->profile, sizeof(m->profile), "%s", profile);
+	m->nparams = ARRAY_SIZE(params);
+	m->params = (struct ubfab_model_param *)(m + 1);
+	memcpy(m->params, params, sizeof(params));
+	m->params[1].value = hop;
+	return m;
+}
+
+int ubfab_model_get(struct ubfab_nl *nl, struct ubfab_model **modelp)
+{
+	if (old_module(nl))
+		return -EOPNOTSUPP;
+	*modelp = model_new("cm384", params[1].default_value);
+	return *modelp ? 0 : -ENOMEM;
+}
+
+int ubfab_model_set(struct ubfab_nl *nl, const char *profile,
+		    const struct ubfab_model_value *values, size_t n)
+{
+	const struct ubfab_model_param *p;
+	char line[1024] = "";
+	size_t i, len = 0;
+
+	if (old_module(nl))
+		return -EOPNOTSUPP;
+	if (profile && strcmp(profile, "cm384")) {
+		snprintf(nl->errmsg, sizeof(nl->errmsg), "unknown profile");
+		return -ENOENT;
+	}
+	for (i = 0; i < n; i++) {
+		p = ubfab_model_find(&cm384, values[i].name);
+		if (!p) {
+			snprintf(nl->errmsg, sizeof(nl->errmsg),
+				 "unknown parameter");
+			return -ENOENT;
+		}
+		if (values[i].value < p->minimum ||
+		    values[i].value > p->maximum) {
+			snprintf(nl->errmsg, sizeof(nl->errmsg),
+				 "value out of the parameter's range");
+			return -ERANGE;
+		}
+		len += snprintf(line + len, sizeof(line) - len, " %s=%llu",
+				p->name, (unsigned long long)values[i].value);
+		if (len >= sizeof(line))
+			return -E2BIG;
+	}
+	return admin_call("model_set %s%s\n", profile ? profile : "-", line);
 }
 
 /* The events of a subscribed session: an event, or an error to return. */
@@ -345,6 +431,7 @@ static const struct {
 			      .kind = UBFAB_ENTITY_CPU } } },
 	{ .ev = { .cmd = UBFAB_CMD_PORT_NTF,
 		  .port = { .eid = 99, .plane = 0, .state = UBFAB_STATE_UP } } },
+	{ .ev = { .cmd = UBFAB_CMD_MODEL_NTF } },
 };
 
 int ubfab_nl_subscribe(struct ubfab_nl *nl)
@@ -367,7 +454,8 @@ int ubfab_nl_fd(const struct ubfab_nl *nl)
 	return nl->events[0];
 }
 
-int ubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
+VERSION_1_4(ubfab_nl_event_read)
+int fake_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
 {
 	ssize_t n;
 	char byte;
@@ -378,5 +466,10 @@ int ubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
 	if (!n)
 		return -EIO;
 	*ev = script[nl->next].ev;
+	if (ev->cmd == UBFAB_CMD_MODEL_NTF) {
+		ev->model = model_new("custom", 250000);
+		if (!ev->model)
+			return -ENOMEM;
+	}
 	return script[nl->next++].err;
 }

@@ -82,7 +82,8 @@ run "$ubctl" --help
 if [ "$rc" -eq 0 ] && grep -q "ubctl topo" "$tmp/out" &&
    grep -q "ubctl entity" "$tmp/out" && grep -q "ubctl port" "$tmp/out" &&
    grep -q "ubctl plane" "$tmp/out" && grep -q "ubctl seg" "$tmp/out" &&
-   grep -q "ubctl stats" "$tmp/out" && grep -q "ubctl monitor" "$tmp/out"; then
+   grep -q "ubctl stats" "$tmp/out" && grep -q "ubctl model" "$tmp/out" &&
+   grep -q "ubctl monitor" "$tmp/out"; then
 	ok "--help exits 0 and describes every object"
 else
 	not_ok "--help exits 0 and describes every object" \
@@ -116,8 +117,11 @@ expect_out "entity help shows reset" "ubctl entity reset ENTITY" \
 	"$ubctl" entity help
 expect_out "stats help shows its selections" \
 	"ubctl stats [show] port [ENTITY] [plane N]" "$ubctl" stats help
-expect_out "monitor help says how it ends" "SIGTERM), then exits 0" \
-	"$ubctl" monitor h
+expect_out "monitor help says how it ends" "SIGTERM)," "$ubctl" monitor h
+expect_out "model help shows set" \
+	"ubctl model set [profile PROFILE] [NAME VALUE]..." "$ubctl" model help
+expect 2 'ambiguous object "mo" (model, monitor)' "mo is ambiguous" \
+	"$ubctl" mo
 # usage errors: before the module is looked for (it is not loaded here)
 expect 2 "missing ENTITY" "port set without ENTITY exits 2" "$ubctl" port set
 expect 2 'missing "plane N"' "port set without plane exits 2" \
@@ -153,6 +157,27 @@ expect 2 'unexpected argument "9"' "stats plane with two numbers exits 2" \
 	"$ubctl" stats plane 1 9
 expect 2 'unknown command "link"' "monitor takes no arguments" \
 	"$ubctl" monitor link
+expect 2 'missing "profile PROFILE" or NAME VALUE' \
+	"model set without arguments exits 2" "$ubctl" model set
+expect 2 'missing PROFILE after "profile"' "model set profile alone exits 2" \
+	"$ubctl" model set profile
+expect 2 'missing VALUE after "hop-ps"' "model set NAME alone exits 2" \
+	"$ubctl" model set profile cm384 hop-ps
+expect 2 'invalid value "25e4" for hop-ps' "model set VALUE not an integer exits 2" \
+	"$ubctl" model set hop-ps 25e4
+expect 2 'invalid value "-1" for hop-ps' "model set a negative VALUE exits 2" \
+	"$ubctl" model set hop-ps -1
+expect 2 'invalid value "18446744073709551616" for hop-ps' \
+	"model set a VALUE over 64 bits exits 2" \
+	"$ubctl" model set hop-ps 18446744073709551616
+expect 2 '"hop-ps" given twice' "model set NAME twice exits 2" \
+	"$ubctl" model set hop-ps 1 dma-ps 2 hop-ps 3
+expect 2 '"profile PROFILE" must come first' "model set profile last exits 2" \
+	"$ubctl" model set hop-ps 1 profile cm384
+expect 2 '"profile" given twice' "model set profile twice exits 2" \
+	"$ubctl" model set profile cm384 profile cm384
+expect 2 'unexpected argument "hop-ps"' "model show takes no arguments" \
+	"$ubctl" model show hop-ps
 
 # The real library, without the module
 
@@ -170,6 +195,9 @@ expect 1 "$notloaded" "usage is checked before the module" \
 expect 1 "$notloaded" "port set without the module exits 1" \
 	"$ubctl" port set npu0 plane 0 state down
 expect 1 "$notloaded" "monitor without the module exits 1" "$ubctl" monitor
+expect 1 "$notloaded" "model show without the module exits 1" "$ubctl" model
+expect 1 "$notloaded" "model set without the module exits 1" \
+	"$ubctl" model set hop-ps 1
 
 # Test helpers: the test of the tools' JSON writer (tools/common, on the
 # kselftest harness tools/deps.sh fetched) and the stand-in library
@@ -285,6 +313,67 @@ expect 1 "ubctl: plane 2: $eperm" "EPERM from plane set: exit 1, says why" \
 	env UBFAB_FAKE_EPERM=1 LD_LIBRARY_PATH="$helpers/fake" \
 	"$ubctl" plane set 2 state up
 
+# model: show, set, their errors
+
+run fake model show
+if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "profile cm384
+issue-ps: 200000 ps default 200000 ps range 0..1000000000000 ps
+hop-ps: 187500 ps default 187500 ps range 0..1000000000000 ps
+link-mbps: 28000 MB/s default 28000 MB/s range 1..1000000000 MB/s
+eff-write-npu-permille: 699 permille default 699 permille range 1..1000 permille" ]; then
+	ok "model show: the profile, then each parameter with its unit"
+else
+	not_ok "model show: the profile, then each parameter with its unit" \
+		"exit $rc" "stdout: $(head -c 300 "$tmp/out")"
+fi
+export UBFAB_FAKE_LOG="$tmp/calls"
+: >"$tmp/calls"
+quiet=true
+for args in "model set profile cm384 hop-ps 250000 link-mbps 1" \
+	    "mod se eff-write-npu-permille 1000" "model set profile cm384" \
+	    "model set hop-ps 0"; do
+	# shellcheck disable=SC2086 # $args is a word list
+	run fake $args
+	{ [ "$rc" -eq 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; } ||
+		quiet=false
+done
+if $quiet && [ "$(cat "$tmp/calls")" = "model_set cm384 hop-ps=250000 link-mbps=1
+model_set - eff-write-npu-permille=1000
+model_set cm384
+model_set - hop-ps=0" ]; then
+	ok "model set: one call with the profile and every value, silent, exit 0"
+else
+	not_ok "model set: one call with the profile and every value, silent, exit 0" \
+		"exit $rc" "calls: $(cat "$tmp/calls")" \
+		"stderr: $(head -c 300 "$tmp/err")"
+fi
+: >"$tmp/calls"
+expect 1 "ubctl: bogus-ps: no such parameter" \
+	"model set of an unknown parameter exits 1" \
+	fake model set hop-ps 1 bogus-ps 2
+expect 1 "ubctl: profile cm385: no such profile" \
+	"model set of an unknown profile exits 1" fake model set profile cm385
+expect 1 "ubctl: link-mbps: 0 MB/s out of range 1..1000000000 MB/s" \
+	"model set out of range exits 1 and names the value" \
+	fake model set hop-ps 1 link-mbps 0
+if [ -s "$tmp/calls" ]; then
+	not_ok "model set changes nothing when it fails" \
+		"calls: $(cat "$tmp/calls")"
+else
+	ok "model set changes nothing when it fails"
+fi
+unset UBFAB_FAKE_LOG
+expect 1 "ubctl: model: $eperm" "EPERM from model set: exit 1, says why" \
+	env UBFAB_FAKE_EPERM=1 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" model set hop-ps 1
+for args in "model show" "model set hop-ps 1"; do
+	# shellcheck disable=SC2086 # $args is a word list
+	expect 1 "ubctl: model: the loaded ubfab module has no model parameters" \
+		"$args with an older module exits 1" \
+		env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
+		"$ubctl" $args
+done
+
 # stats
 
 expect_out "stats port ENTITY plane N: that port's counters" \
@@ -308,7 +397,7 @@ expect 1 "ubctl: plane 7: no such plane" "stats plane of an unknown plane exits 
 # monitor: events as they come, until SIGINT or SIGTERM
 
 # monitor_run SIGNAL ARGS...: run "ubctl ARGS... monitor" on the fake
-# until it printed 4 lines, then send SIGNAL; status in $rc
+# until it printed 5 lines, then send SIGNAL; status in $rc
 monitor_run() {
 	sig=$1
 	shift
@@ -316,7 +405,7 @@ monitor_run() {
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	i=0
-	while [ "$(wc -l <"$tmp/out")" -lt 4 ] && [ $i -lt 100 ]; do
+	while [ "$(wc -l <"$tmp/out")" -lt 5 ] && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -328,7 +417,8 @@ monitor_run TERM
 if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "port npu5 plane 3: state down
 plane 2: state down
 entity cpu1: reset
-port eid 99 plane 0: state up" ]; then
+port eid 99 plane 0: state up
+model: profile custom hop-ps 250000 ps (was 187500 ps)" ]; then
 	ok "monitor: a line per event; SIGTERM ends it with 0"
 else
 	not_ok "monitor: a line per event; SIGTERM ends it with 0" "exit $rc" \
@@ -358,7 +448,8 @@ if command -v jq >/dev/null; then
 	for args in "-j topo" "-p topo" "-j topo show npu3" "-j entity show" \
 		    "-j port show" "-p port show cpu0" "-j plane show" \
 		    "-j plane show 0" "-j seg show" "-p seg show npu0" \
-		    "-j stats" "-p stats plane 1" "-j stats port cpu0"; do
+		    "-j stats" "-p stats plane 1" "-j stats port cpu0" \
+		    "-j model" "-p model show"; do
 		# shellcheck disable=SC2086 # $args is a word list
 		run fake $args
 		if [ "$rc" -eq 0 ] && json_ok . <"$tmp/out"; then
@@ -425,12 +516,27 @@ if command -v jq >/dev/null; then
 		not_ok "-j stats port ENTITY plane N: only ports, that one" \
 			"$(head -c 300 "$tmp/out")"
 	fi
+	run fake -j model show
+	if json_ok '.profile == "cm384" and (.params | length) == 4 and
+		    .params[2] == {"name": "link-mbps", "value": 28000,
+				   "unit": "MB/s", "default": 28000,
+				   "minimum": 1, "maximum": 1000000000}' \
+		    <"$tmp/out"; then
+		ok "-j model show: the profile and every parameter's members"
+	else
+		not_ok "-j model show: the profile and every parameter's members" \
+			"$(head -c 300 "$tmp/out")"
+	fi
 	monitor_run TERM -j
-	if [ "$(jq -c . <"$tmp/out" | wc -l)" -eq 4 ] &&
+	if [ "$(jq -c . <"$tmp/out" | wc -l)" -eq 5 ] &&
 	   jq -e -s '.[0].event == "port_state" and .[0].entity == "npu5" and
 		       .[0].state == "down" and .[1].event == "plane_state" and
 		       .[1].plane == 2 and .[3].eid == 99 and
-		       (.[3] | has("entity") | not)' <"$tmp/out" >/dev/null; then
+		       (.[3] | has("entity") | not) and
+		       .[4].event == "model" and .[4].profile == "custom" and
+		       (.[4].params | length) == 4 and
+		       .[4].params[1].value == 250000 and
+		       .[4].params[1].default == 187500' <"$tmp/out" >/dev/null; then
 		ok "monitor -j: each line is a JSON object with its fields"
 	else
 		not_ok "monitor -j: each line is a JSON object with its fields" \
@@ -446,9 +552,9 @@ libo=$tmp/lib
 if make -s -C "$root/lib" O="$libo" DESTDIR="$tmp/dest" PREFIX=/usr \
 		install >"$tmp/make.log" 2>&1; then
 	missing=
-	for f in lib/libubfab.so.1.3.0 lib/libubfab.so.1 lib/libubfab.so \
+	for f in lib/libubfab.so.1.4.0 lib/libubfab.so.1 lib/libubfab.so \
 		 lib/libubfab.a lib/pkgconfig/libubfab.pc include/libubfab.h \
-		 lib/libubfab-ffi.so.1.3.0 lib/libubfab-ffi.so.1 \
+		 lib/libubfab-ffi.so.1.4.0 lib/libubfab-ffi.so.1 \
 		 lib/libubfab-ffi.so lib/pkgconfig/libubfab-ffi.pc \
 		 include/ubfab/linux/ubfab.h; do
 		[ -e "$tmp/dest/usr/$f" ] || missing="$missing $f"
@@ -477,7 +583,7 @@ else
 		"$(head -c 300 "$tmp/err")"
 fi
 
-soname=$(readelf -d "$libo/libubfab.so.1.3.0" 2>/dev/null |
+soname=$(readelf -d "$libo/libubfab.so.1.4.0" 2>/dev/null |
 	 sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 if [ "$soname" = libubfab.so.1 ]; then
 	ok "soname is libubfab.so.1"
@@ -485,21 +591,24 @@ else
 	not_ok "soname is libubfab.so.1" "soname: $soname"
 fi
 # 13 functions at UBFAB_1.0, of which the 3 entity calls have a 1.1
-# default version too, 16 new ones at UBFAB_1.1, 12 at UBFAB_1.2 and 1
-# at UBFAB_1.3
-syms=$(nm -D --defined-only "$libo/libubfab.so.1.3.0" 2>/dev/null |
+# default version too, 16 new ones at UBFAB_1.1, 12 at UBFAB_1.2, of
+# which ubfab_nl_event_read has a 1.4 default version, 1 at UBFAB_1.3 and
+# 4 new ones at UBFAB_1.4
+syms=$(nm -D --defined-only "$libo/libubfab.so.1.4.0" 2>/dev/null |
        awk '{ print $3 }')
-others=$(echo "$syms" | grep -v -x -e 'UBFAB_1\.[0123]' \
-	 -e 'ubfab_[a-z_]*@@*UBFAB_1\.[0123]')
+others=$(echo "$syms" | grep -v -x -e 'UBFAB_1\.[01234]' \
+	 -e 'ubfab_[a-z_]*@@*UBFAB_1\.[01234]')
 count() { echo "$syms" | grep -c -x "ubfab_[a-z_]*$1"; }
 entity=$(echo "$syms" | grep -c -x 'ubfab_entity_[a-z_]*@UBFAB_1\.0')
+event=$(echo "$syms" | grep -c -x 'ubfab_nl_event_read@UBFAB_1\.2')
 if [ -z "$others" ] && [ "$(count '@*@UBFAB_1\.0')" -eq 13 ] &&
    [ "$entity" -eq 3 ] && [ "$(count '@@UBFAB_1\.1')" -eq 19 ] &&
-   [ "$(count '@@UBFAB_1\.2')" -eq 12 ] &&
-   [ "$(count '@@UBFAB_1\.3')" -eq 1 ]; then
-	ok "exports the API at UBFAB_1.0 to UBFAB_1.3, nothing else"
+   [ "$(count '@*@UBFAB_1\.2')" -eq 12 ] && [ "$event" -eq 1 ] &&
+   [ "$(count '@@UBFAB_1\.3')" -eq 1 ] &&
+   [ "$(count '@@UBFAB_1\.4')" -eq 5 ]; then
+	ok "exports the API at UBFAB_1.0 to UBFAB_1.4, nothing else"
 else
-	not_ok "exports the API at UBFAB_1.0 to UBFAB_1.3, nothing else" \
+	not_ok "exports the API at UBFAB_1.0 to UBFAB_1.4, nothing else" \
 		"symbols: $(echo $syms)"
 fi
 
