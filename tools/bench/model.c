@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "num.h"
 #include "ubbench.h"
 
 /* Latency: one LAT_BYTES entry on each of LAT_QUEUES fresh queues. */
@@ -80,6 +79,7 @@ struct cell {
 };
 
 struct model_bench {
+	char profile[UBFAB_NAME_MAX];		/* the parameters' profile */
 	struct ubfab_entity_info self;		/* the importer */
 	uint64_t loc_off;			/* its range */
 	struct peer peers[NR_TARGETS][NR_NODES];
@@ -117,8 +117,30 @@ static int peer_match(const struct ubfab_entity_info *e, void *arg)
 	return 0;
 }
 
+/*
+ * The model's profile: "cm384", "custom" (a parameter was set), or
+ * "unknown" from a module without parameters at run time.
+ */
+static int model_profile(struct ubfab_nl *nl, struct model_bench *mb)
+{
+	struct ubfab_model *m;
+	int err = ubfab_model_get(nl, &m);
+
+	if (err == -EOPNOTSUPP) {
+		snprintf(mb->profile, sizeof(mb->profile), "unknown");
+		return 0;
+	}
+	if (err) {
+		fail("the model's parameters", err);
+		return err;
+	}
+	snprintf(mb->profile, sizeof(mb->profile), "%s", m->profile);
+	ubfab_model_free(m);
+	return 0;
+}
+
 /* The importer, which must be an NPU die, and its four peers. */
-static int find_peers(struct bench *b)
+static int find_peers(struct ubfab_nl *nl, struct bench *b)
 {
 	static const char *const wanted[NR_TARGETS][NR_NODES] = {
 		{ "NPU die on another chip of its node",
@@ -126,31 +148,26 @@ static int find_peers(struct bench *b)
 		{ "CPU on its node", "CPU on another node" },
 	};
 	struct model_bench *mb = b->model;
-	struct ubfab_nl *nl;
 	unsigned int t, n;
 	int err;
 
-	err = ubfab_nl_open(&nl);
-	if (err) {
-		fail("netlink session", err);
-		return err;
-	}
 	err = ubfab_entity_get(nl, ubfab_dev_eid(b->importer), &mb->self);
 	if (err) {
 		fail("the importer's topology", err);
-	} else if (mb->self.kind != UBFAB_ENTITY_NPU) {
+		return err;
+	}
+	if (mb->self.kind != UBFAB_ENTITY_NPU) {
 		fprintf(stderr, "ubbench: model: the importer %s is not an NPU die: the published table is an NPU's\n",
 			mb->self.name);
-		err = -EINVAL;
+		return -EINVAL;
 	}
-	if (!err) {
-		err = ubfab_entity_dump(nl, peer_match, mb);
-		if (err)
-			fail("the entities' topology", err);
+	err = ubfab_entity_dump(nl, peer_match, mb);
+	if (err) {
+		fail("the entities' topology", err);
+		return err;
 	}
-	ubfab_nl_close(nl);
-	for (t = 0; !err && t < NR_TARGETS; t++) {
-		for (n = 0; !err && n < NR_NODES; n++) {
+	for (t = 0; t < NR_TARGETS; t++) {
+		for (n = 0; n < NR_NODES; n++) {
 			if (mb->peers[t][n].found)
 				continue;
 			fprintf(stderr, "ubbench: model: %s: the topology has no %s\n",
@@ -193,14 +210,26 @@ static int peer_setup(struct bench *b, struct peer *p)
 	return err;
 }
 
-/* The peers, the importer's range, each peer's segment and its import. */
+/*
+ * The model's profile, the peers, the importer's range, each peer's
+ * segment and its import.
+ */
 static int model_setup(struct bench *b)
 {
 	struct model_bench *mb = b->model;
+	struct ubfab_nl *nl;
 	unsigned int t, n;
 	int err;
 
-	err = find_peers(b);
+	err = ubfab_nl_open(&nl);
+	if (err) {
+		fail("netlink session", err);
+		return err;
+	}
+	err = model_profile(nl, mb);
+	if (!err)
+		err = find_peers(nl, b);
+	ubfab_nl_close(nl);
 	if (err)
 		return err;
 	err = ubfab_dev_alloc(b->importer, MREGION, &mb->loc_off);
@@ -382,8 +411,9 @@ void model_print(const struct bench *b)
 	const struct model_bench *mb = b->model;
 	unsigned int fig, t, op, n;
 
-	printf("model: modeled times of %s's queues (node %u, chip %u, die %u; DMA class) against the published CloudMatrix384 table\n",
-	       mb->self.name, mb->self.node, mb->self.chip, mb->self.die);
+	printf("model: modeled times of %s's queues (node %u, chip %u, die %u; DMA class), model profile %s, against the published CloudMatrix384 table\n",
+	       mb->self.name, mb->self.node, mb->self.chip, mb->self.die,
+	       mb->profile);
 	printf("\nlatency: one %d-byte entry on a fresh queue, its completion's model_ns less the queue's clock before it (%d queues, all equal)\n",
 	       LAT_BYTES, LAT_QUEUES);
 	print_figure(b, FIG_LATENCY);
@@ -443,6 +473,7 @@ void model_json(const struct bench *b, struct json *j)
 	json_break(j);
 	json_object_begin(j, "model");
 	json_break(j);
+	json_string(j, "profile", b->model->profile);
 	json_uint(j, "tolerance_pct", b->tolerance);
 	json_uint(j, "missed", b->model->missed);
 	/* How each figure was measured. */
