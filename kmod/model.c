@@ -23,6 +23,7 @@
  * Time is integer picoseconds (u64, about 213 days; the clock saturates
  * there); the only divisions are one per entry, at completion.
  */
+#include <linux/hash.h>
 #include <linux/rcupdate.h>
 #include <linux/uaccess.h>
 
@@ -31,8 +32,6 @@
 
 /* Picoseconds a byte takes at 1 MB/s. */
 #define UBFAB_MODEL_PS_MBPS	1000000ULL
-/* efficiency is per mille */
-#define UBFAB_MODEL_PER_MILLE	1000ULL
 
 /**
  * ubfab_model_path() - how far a transfer from @self to @peer goes
@@ -85,38 +84,67 @@ static u64 ubfab_model_lat_ps(const struct ubfab_model_params *p,
 }
 
 /*
+ * @bytes serialized at @rate_mbps, @eff per mille of it, and @bw per
+ * mille of that (a degraded port); saturated.
+ */
+static u64 ubfab_model_ser_ps(u64 bytes, u64 rate_mbps, u64 eff, u32 bw)
+{
+	/* <= 2^30 bytes x 10^9, the parameters' ranges: no overflow */
+	u64 ps = DIV64_U64_ROUND_UP(bytes * UBFAB_MODEL_PS_MBPS *
+				    UBFAB_MODEL_PER_MILLE, rate_mbps * eff);
+
+	if (bw >= UBFAB_MODEL_PER_MILLE)
+		return ps;
+	return ps > U64_MAX / UBFAB_MODEL_PER_MILLE ? U64_MAX :
+	       DIV_ROUND_UP_ULL(ps * UBFAB_MODEL_PER_MILLE, bw);
+}
+
+/*
  * A transfer's time from its start-up to its completion: a round trip
  * (the request there, the acknowledgment or the response back) over the
  * die's own port (loopback), the die-to-die link, or the switch hops to
  * the peer; the target's part; and its bytes' serialization through the
  * peer's memory (loopback), over the die-to-die link, or over each plane
- * it used at the payload efficiency of its kind.
+ * it used at the payload efficiency of its kind. Over the planes, the
+ * ports' fault knobs @f (or none) slow the links, add latency, and a
+ * link error costs @p->retry_ps and one chunk sent again.
  */
 static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
 			       const struct ubfab_loc *self,
-			       const struct ubfab_exec *ex)
+			       const struct ubfab_exec *ex,
+			       const struct ubfab_model_faults *f)
 {
 	const struct ubfab_loc *peer = ex->peer;
 	bool read = ex->sqe.opcode == UBFAB_OP_READ;
 	bool cpu = peer->kind == UBFAB_ENTITY_CPU;
+	u64 eff = p->efficiency[read][cpu];
 	u64 fixed = 2 * ubfab_model_lat_ps(p, self, peer) +
 		    p->target_ps[read][cpu];
-	u64 rate;
+	u32 bw = UBFAB_MODEL_PER_MILLE;
+	u64 ser;
 
 	switch (ubfab_model_path(self, peer)) {
 	case UBFAB_MODEL_SAME_DIE:
 		return fixed + ubfab_model_mem_ps(p, peer, ex->bytes);
 	case UBFAB_MODEL_OTHER_DIE:
-		rate = p->die_mbps;
-		break;
+		return fixed + ubfab_model_ser_ps(ex->bytes, p->die_mbps, eff,
+						  bw);
 	default:
-		rate = p->link_mbps * hweight32(ex->plane_mask);
 		break;
 	}
-	/* <= 2^30 bytes x 10^9, the parameters' ranges: no overflow */
-	return fixed + DIV64_U64_ROUND_UP((u64)ex->bytes * UBFAB_MODEL_PS_MBPS *
-					  UBFAB_MODEL_PER_MILLE,
-					  rate * p->efficiency[read][cpu]);
+	if (f) {
+		bw = f->bw_permille;
+		fixed += 2 * f->delay_ps;
+	}
+	ser = ubfab_model_ser_ps(ex->bytes,
+				 p->link_mbps * hweight32(ex->plane_mask), eff,
+				 bw);
+	if (f && f->retry)
+		fixed += p->retry_ps +
+			 ubfab_model_ser_ps(min_t(u64, ex->bytes,
+						  UBFAB_PLANE_CHUNK),
+					    p->link_mbps, eff, bw);
+	return fixed + ser;
 }
 
 /* @ns in picoseconds, saturated. */
@@ -132,6 +160,7 @@ static u64 ubfab_model_ps(u64 ns)
  * @self: where the queue's entity sits
  * @ex: the entry, run: its opcode, @status, @bytes, and for a transfer
  *	the peer's place and the planes its chunks took (ubfab_model_note())
+ * @f: the fault knobs of the ports it used, or NULL for none
  *
  * COMPUTE costs its @value in nanoseconds; every other entry (and a
  * COMPUTE that failed) the issue overhead, plus for COPY and FILL the
@@ -144,7 +173,8 @@ static u64 ubfab_model_ps(u64 ns)
  */
 u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
 			const struct ubfab_loc *self,
-			const struct ubfab_exec *ex)
+			const struct ubfab_exec *ex,
+			const struct ubfab_model_faults *f)
 {
 	switch (ex->sqe.opcode) {
 	case UBFAB_OP_COMPUTE:
@@ -162,7 +192,52 @@ u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
 		return p->issue_ps;
 	return p->issue_ps +
 	       (ex->sqe.flags & UBFAB_SQE_MEMSEM ? p->memsem_ps : p->dma_ps) +
-	       ubfab_model_xfer_ps(p, self, ex);
+	       ubfab_model_xfer_ps(p, self, ex, f);
+}
+
+/*
+ * The fault knobs of the ports at both ends of each plane @ex used, into
+ * @f, and with @c whether it hits a link error, rolled from @c's seed and
+ * entry count (the same in every run of the same program). NULL when no
+ * port has knobs set or @ex crossed no plane. @self and @ex->peer must be
+ * the places of entities (container_of()), as the engine's always are.
+ */
+static const struct ubfab_model_faults *
+ubfab_model_faults(const struct ubfab_model_clock *c,
+		   const struct ubfab_loc *self, const struct ubfab_exec *ex,
+		   struct ubfab_model_faults *f)
+{
+	unsigned long mask = ex->plane_mask;
+	const struct ubfab_entity *a, *b;
+	const struct ubfab_port *pa, *pb;
+	unsigned int plane;
+	u32 roll;
+
+	if (!atomic_read(&ubfab_model_faulty) || !ex->peer || !mask)
+		return NULL;
+	a = container_of(self, struct ubfab_entity, loc);
+	b = container_of(ex->peer, struct ubfab_entity, loc);
+	*f = (struct ubfab_model_faults) {
+		.bw_permille = UBFAB_MODEL_PER_MILLE,
+	};
+	for_each_set_bit(plane, &mask, UBFAB_MAX_PLANES) {
+		pa = &a->ports[plane];
+		pb = &b->ports[plane];
+		f->bw_permille = min3(f->bw_permille,
+				      READ_ONCE(pa->bw_permille),
+				      READ_ONCE(pb->bw_permille));
+		f->error_ppm = max(f->error_ppm,
+				   min(READ_ONCE(pa->error_ppm) +
+				       READ_ONCE(pb->error_ppm),
+				       UBFAB_MODEL_PER_MILLION));
+		f->delay_ps = max(f->delay_ps, READ_ONCE(pa->delay_ps) +
+					       READ_ONCE(pb->delay_ps));
+	}
+	if (c && f->error_ppm) {
+		roll = hash_64((u64)c->seed << 32 ^ c->entries, 32);
+		f->retry = roll % UBFAB_MODEL_PER_MILLION < f->error_ppm;
+	}
+	return f;
 }
 
 /**
@@ -181,13 +256,17 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 			    const struct ubfab_exec *ex)
 {
 	u64 gen = READ_ONCE(ubfab_model_gen), cost;
+	const struct ubfab_model_faults *fp;
+	struct ubfab_model_faults f;
 
-	/* the table is as new as @gen says: ubfab_model_update() */
+	/* the table and the knobs are as new as @gen says */
 	smp_rmb();
+	fp = ubfab_model_faults(c, self, ex, &f);
 	rcu_read_lock();
-	cost = ubfab_model_cost_ps(ubfab_model_params(), self, ex);
+	cost = ubfab_model_cost_ps(ubfab_model_params(), self, ex, fp);
 	rcu_read_unlock();
-	if (hweight32(ex->plane_mask) == 1) {
+	/* link errors are rolled entry by entry: no price to remember */
+	if (hweight32(ex->plane_mask) == 1 && !(fp && fp->error_ppm)) {
 		c->last_peer = ex->peer;
 		c->last_ps = cost;
 		c->last_gen = gen;
@@ -198,6 +277,32 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 	ubfab_model_advance(c, cost);
 	/* a wait ends no earlier than what satisfied it */
 	c->now_ps = max(c->now_ps, ex->after_ps);
+}
+
+/*
+ * When @ex would end if it were charged now (no link error rolled), and
+ * in *@back the way back of its acknowledgment or response.
+ */
+static u64 ubfab_model_price(const struct ubfab_model_clock *c,
+			     const struct ubfab_loc *self,
+			     const struct ubfab_exec *ex, u64 *back)
+{
+	const struct ubfab_model_params *p;
+	const struct ubfab_model_faults *fp;
+	struct ubfab_model_faults f;
+	u64 end;
+
+	fp = ubfab_model_faults(NULL, self, ex, &f);
+	rcu_read_lock();
+	p = ubfab_model_params();
+	end = ubfab_model_cost_ps(p, self, ex, fp);
+	*back = ex->peer ? ubfab_model_lat_ps(p, self, ex->peer) : 0;
+	rcu_read_unlock();
+	if (fp)
+		*back += fp->delay_ps;
+	if (check_add_overflow(end, c->now_ps, &end))
+		end = U64_MAX;
+	return end;
 }
 
 /**
@@ -212,14 +317,9 @@ u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
 		       const struct ubfab_loc *self,
 		       const struct ubfab_exec *ex)
 {
-	u64 end;
+	u64 back;
 
-	rcu_read_lock();
-	end = ubfab_model_cost_ps(ubfab_model_params(), self, ex);
-	rcu_read_unlock();
-	if (check_add_overflow(end, c->now_ps, &end))
-		end = U64_MAX;
-	return end;
+	return ubfab_model_price(c, self, ex, &back);
 }
 
 /**
@@ -236,11 +336,8 @@ u64 ubfab_model_arrival_ps(const struct ubfab_model_clock *c,
 			   const struct ubfab_loc *self,
 			   const struct ubfab_exec *ex)
 {
-	u64 end = ubfab_model_end_ps(c, self, ex), back;
+	u64 back, end = ubfab_model_price(c, self, ex, &back);
 
-	rcu_read_lock();
-	back = ubfab_model_lat_ps(ubfab_model_params(), self, ex->peer);
-	rcu_read_unlock();
 	return end == U64_MAX ? end : end - back;
 }
 

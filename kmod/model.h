@@ -21,6 +21,9 @@ struct ubfab_queue;
 
 /* Picoseconds in a nanosecond. */
 #define UBFAB_MODEL_PS_PER_NS	1000
+/* Efficiencies and port bandwidths are per mille, error rates per million. */
+#define UBFAB_MODEL_PER_MILLE	1000U
+#define UBFAB_MODEL_PER_MILLION	1000000U
 
 /**
  * enum ubfab_model_path - how far a transfer's bytes go
@@ -55,6 +58,8 @@ enum ubfab_model_path {
  * @target_ps: the target's part of a transfer, by [read][target is a CPU]
  * @efficiency: per mille of a link's rate a transfer's payload gets, by
  *	[read][target is a CPU]
+ * @retry_ps: what a link error costs a transfer besides resending a
+ *	chunk: detecting it and asking again
  *
  * All u64, without padding: model_param.c reads and sets them by offset
  * and compares whole tables.
@@ -74,6 +79,7 @@ struct ubfab_model_params {
 	u64 dram_mbps;
 	u64 target_ps[2][2];
 	u64 efficiency[2][2];
+	u64 retry_ps;
 };
 
 /* The values of profile cm384, the defaults. */
@@ -97,8 +103,9 @@ struct ubfab_model_param {
 
 extern const struct ubfab_model_param ubfab_model_param_table[];
 extern const unsigned int ubfab_model_nr_params;
-/* Bumped after every change of the parameters in force. */
+/* Bumped after every change of the parameters in force or a port's knobs. */
 extern u64 ubfab_model_gen;
+void ubfab_model_touch(void);
 /* Module parameter "model": off, no entry is charged (model_param.c). */
 DECLARE_STATIC_KEY_TRUE(ubfab_model_on);
 
@@ -120,11 +127,33 @@ void ubfab_model_read(struct ubfab_model_params *p);
 int ubfab_model_update(const struct ubfab_model_params *p);
 void ubfab_model_fini(void);
 
+/**
+ * struct ubfab_model_faults - what the fault knobs of the ports a
+ *	transfer used say (struct ubfab_port)
+ * @bw_permille: the lowest bandwidth of a port at either end of a plane
+ *	it used, per mille: striped evenly, the slowest plane sets the pace
+ * @error_ppm: the highest error rate of a plane it used, both ends added
+ * @delay_ps: the largest added latency of a plane it used, both ends
+ *	added, one way
+ * @retry: it hit a link error and resends a chunk (rolled from
+ *	@error_ppm by the clock, model.c)
+ */
+struct ubfab_model_faults {
+	u32 bw_permille;
+	u32 error_ppm;
+	u64 delay_ps;
+	bool retry;
+};
+
+/* Ports whose knobs are not the defaults: while 0, none is read. */
+extern atomic_t ubfab_model_faulty;
+
 enum ubfab_model_path ubfab_model_path(const struct ubfab_loc *self,
 				       const struct ubfab_loc *peer);
 u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
 			const struct ubfab_loc *self,
-			const struct ubfab_exec *ex);
+			const struct ubfab_exec *ex,
+			const struct ubfab_model_faults *f);
 long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg);
 
 /**
@@ -139,6 +168,10 @@ long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg);
  * @last_bytes: the bytes it moved
  * @last_opcode: its opcode
  * @last_flags: its UBFAB_SQE_MEMSEM flag
+ * @entries: entries charged so far
+ * @seed: the queue's own, from its entity and number: with @entries, what
+ *	a transfer's link errors are rolled from, the same in every run of
+ *	the same program
  */
 struct ubfab_model_clock {
 	u64 now_ps;
@@ -148,6 +181,8 @@ struct ubfab_model_clock {
 	u32 last_bytes;
 	u8 last_opcode;
 	u8 last_flags;
+	u64 entries;
+	u32 seed;
 };
 
 void ubfab_model_charge_new(struct ubfab_model_clock *c,
@@ -224,6 +259,7 @@ static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
 	/* off: model_ns stays 0, the clock where it is */
 	if (!static_branch_likely(&ubfab_model_on))
 		return;
+	c->entries++;
 	/* a plane crossed (so a peer), one only */
 	if (mask && !(mask & (mask - 1)) && ex->peer == c->last_peer &&
 	    ex->bytes == c->last_bytes && ex->sqe.opcode == c->last_opcode &&

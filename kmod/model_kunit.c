@@ -3,8 +3,8 @@
  * KUnit tests of the fabric model's cost arithmetic in model.c: the path
  * class of two places, what each kind of entry costs in either transfer
  * class, the published latencies and bandwidths, the striping of a
- * transfer's bytes over the planes it used, the efficiency per op kind
- * and target, that the largest entry does not overflow, and the clock
+ * transfer's bytes over the planes it used, the ports' fault knobs, the
+ * efficiency per op kind and target, that the largest entry does not overflow, and the clock
  * (in order, a small message priced like the last one). Built into
  * ubfab.ko when the kernel has KUnit; the suite runs when the module
  * loads.
@@ -44,7 +44,7 @@ static u64 ubfab_kunit_cost(const struct ubfab_loc *self, u8 opcode,
 		.bytes = bytes,
 	};
 
-	return ubfab_model_cost_ps(p, self, &ex);
+	return ubfab_model_cost_ps(p, self, &ex, NULL);
 }
 
 static void ubfab_kunit_path(struct kunit *test)
@@ -95,17 +95,17 @@ static void ubfab_kunit_still(struct kunit *test)
 				p->issue_ps);
 	KUNIT_EXPECT_EQ(test, p->issue_ps, 200000);
 	ex.sqe.value = 12345;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex), 12345000);
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, NULL), 12345000);
 	ex.sqe.value = 0;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex), 0);
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, NULL), 0);
 	/* refused: as any other entry */
 	ex.sqe.value = 5;
 	ex.status = UBFAB_CQE_BAD_ENTRY;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex), p->issue_ps);
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, NULL), p->issue_ps);
 	ex.status = UBFAB_CQE_OK;
 	/* saturates instead of wrapping */
 	ex.sqe.value = U64_MAX / 1000 + 1;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex), U64_MAX);
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, NULL), U64_MAX);
 	KUNIT_EXPECT_EQ(test, ubfab_model_ns(1999), 1);
 }
 
@@ -149,7 +149,7 @@ static void ubfab_kunit_latency(struct kunit *test)
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &a, 1, 8),
 			x + 2 * p->loopback_ps + tw + 5);
 	/* memory semantics: its own start-up instead of the DMA engine's */
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex),
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, NULL),
 			p->issue_ps + p->memsem_ps + 2 * p->hop_ps + tw + ser8);
 	KUNIT_EXPECT_LT(test, p->memsem_ps, p->dma_ps);
 	/* the order the selftests rely on */
@@ -238,6 +238,45 @@ static void ubfab_kunit_striping(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, div64_u64(SZ_1M * 1000ULL, seven - lat), 137);
 }
 
+/*
+ * The ports' fault knobs over the planes: a slower link stretches the
+ * serialization, an added latency is paid both ways, a link error costs
+ * retry-ps and one chunk again; none of it on the die-to-die link.
+ */
+static void ubfab_kunit_faults(struct kunit *test)
+{
+	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
+	struct ubfab_loc die = ubfab_kunit_npu(0, 0, 1);
+	struct ubfab_loc node = ubfab_kunit_npu(0, 1, 0);
+	struct ubfab_model_faults f = { .bw_permille = 1000 };
+	struct ubfab_exec ex = {
+		.sqe.opcode = UBFAB_OP_WRITE, .peer = &node,
+		.plane_mask = 0x7f, .bytes = SZ_1M,
+	};
+	/* 1 MiB over 7 links at 69.9% (ubfab_kunit_striping) */
+	u64 ser = 7653616, healthy = ubfab_model_cost_ps(p, &a, &ex, NULL);
+
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f), healthy);
+	f.bw_permille = 500;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f),
+			healthy + ser);
+	f.bw_permille = 1000;
+	f.delay_ps = 12345;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f),
+			healthy + 2 * 12345);
+	f.delay_ps = 0;
+	f.error_ppm = 10;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f), healthy);
+	/* 64 KiB on one link at 69.9%: ceil(3348456.98) ps */
+	f.retry = true;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f),
+			healthy + p->retry_ps + 3348457);
+	/* the die-to-die link has no UB port */
+	ex.peer = &die;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f),
+			ubfab_model_cost_ps(p, &a, &ex, NULL));
+}
+
 /* COPY reads and writes its bytes, FILL writes them: HBM or DRAM. */
 static void ubfab_kunit_local(struct kunit *test)
 {
@@ -290,7 +329,7 @@ static void ubfab_kunit_clock(struct kunit *test)
 		.sqe.opcode = UBFAB_OP_WRITE, .peer = &node, .plane_mask = 4,
 		.bytes = 64,
 	};
-	u64 one = ubfab_model_cost_ps(p, &a, &ex), t;
+	u64 one = ubfab_model_cost_ps(p, &a, &ex, NULL), t;
 
 	ubfab_model_charge(&c, &a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, one);
@@ -302,19 +341,19 @@ static void ubfab_kunit_clock(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.last_ps, one);
 	/* another peer, length, opcode or plane count: priced anew */
 	ex.peer = &far;
-	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex);
+	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex, NULL);
 	ubfab_model_charge(&c, &a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	ex.bytes = 65;
-	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex);
+	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex, NULL);
 	ubfab_model_charge(&c, &a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	ex.sqe.opcode = UBFAB_OP_READ;
-	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex);
+	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex, NULL);
 	ubfab_model_charge(&c, &a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	ex.plane_mask = 0x7f;
-	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex);
+	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex, NULL);
 	ubfab_model_charge(&c, &a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	/* a NOP after it: no crossing, the issue overhead */
@@ -336,6 +375,7 @@ static struct kunit_case ubfab_model_cases[] = {
 	KUNIT_CASE(ubfab_kunit_latency),
 	KUNIT_CASE(ubfab_kunit_calibration),
 	KUNIT_CASE(ubfab_kunit_striping),
+	KUNIT_CASE(ubfab_kunit_faults),
 	KUNIT_CASE(ubfab_kunit_local),
 	KUNIT_CASE(ubfab_kunit_largest),
 	KUNIT_CASE(ubfab_kunit_clock),

@@ -11,7 +11,9 @@
  * and frees the old copy after a grace period; the engine reads the
  * table under rcu_read_lock() when it prices an entry, and compares the
  * generation before it reuses a price it remembers (model.h), so an entry
- * that runs after model-set returned is priced with the new values.
+ * that runs after model-set returned is priced with the new values. The
+ * ports' fault knobs (struct ubfab_port) bump the generation too, and
+ * ubfab_model_faulty counts the ports that have any set.
  */
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -74,6 +76,8 @@ const struct ubfab_model_params ubfab_model_cm384 = {
 		/* read: NPU 167 GB/s, CPU 151 GB/s */
 		{ 852, 770 },
 	},
+	/* [E] a link-level retransmission: detect, ask again, a few trips */
+	.retry_ps = UBFAB_MODEL_NS(2000),
 };
 
 #define UBFAB_MODEL_MAX_PS	UBFAB_MODEL_NS(NSEC_PER_SEC)
@@ -119,6 +123,7 @@ const struct ubfab_model_param ubfab_model_param_table[] = {
 	UBFAB_PARAM_PERMILLE("eff-write-cpu-permille", efficiency[0][1]),
 	UBFAB_PARAM_PERMILLE("eff-read-npu-permille", efficiency[1][0]),
 	UBFAB_PARAM_PERMILLE("eff-read-cpu-permille", efficiency[1][1]),
+	UBFAB_PARAM_PS("retry-ps", retry_ps),
 };
 
 const unsigned int ubfab_model_nr_params = ARRAY_SIZE(ubfab_model_param_table);
@@ -171,6 +176,22 @@ static const struct ubfab_model_params __rcu *ubfab_model_cur =
 	RCU_INITIALIZER(&ubfab_model_cm384);
 static DEFINE_MUTEX(ubfab_model_lock);
 u64 ubfab_model_gen;
+atomic_t ubfab_model_faulty = ATOMIC_INIT(0);
+
+/**
+ * ubfab_model_touch() - prices remembered are stale: a port's fault knobs
+ *	changed
+ *
+ * Context: after the knobs were written (netlink.c, under its state lock).
+ */
+void ubfab_model_touch(void)
+{
+	mutex_lock(&ubfab_model_lock);
+	/* after the knobs: a price remembered under the new gen is new */
+	smp_wmb();
+	WRITE_ONCE(ubfab_model_gen, ubfab_model_gen + 1);
+	mutex_unlock(&ubfab_model_lock);
+}
 
 /**
  * ubfab_model_param_find() - a parameter by name

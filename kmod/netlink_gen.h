@@ -82,10 +82,13 @@ static const struct nla_policy ubfab_entity_reset_nl_policy[UBFAB_A_ENTITY_NAME 
 };
 
 /* UBFAB_CMD_PORT_SET */
-static const struct nla_policy ubfab_port_set_nl_policy[UBFAB_A_PORT_STATE + 1] = {
+static const struct nla_policy ubfab_port_set_nl_policy[UBFAB_A_PORT_ERROR_PPM + 1] = {
 	[UBFAB_A_PORT_EID] = { .type = NLA_U32 },
 	[UBFAB_A_PORT_PLANE] = { .type = NLA_U32 },
 	[UBFAB_A_PORT_STATE] = { .type = NLA_U32 },
+	[UBFAB_A_PORT_BW_PERMILLE] = { .type = NLA_U32 },
+	[UBFAB_A_PORT_DELAY_PS] = { .type = NLA_U64 },
+	[UBFAB_A_PORT_ERROR_PPM] = { .type = NLA_U32 },
 };
 
 /* UBFAB_CMD_PLANE_SET */
@@ -146,7 +149,7 @@ static const struct genl_ops ubfab_nl_ops[] = {
 		.cmd = UBFAB_CMD_PORT_SET,
 		.doit = ubfab_nl_port_set_doit,
 		.policy = ubfab_port_set_nl_policy,
-		.maxattr = UBFAB_A_PORT_STATE,
+		.maxattr = UBFAB_A_PORT_ERROR_PPM,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{

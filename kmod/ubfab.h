@@ -153,12 +153,23 @@ struct ubfab_entity;
  * @plane: the plane this port attaches to
  * @state: enum ubfab_state, READ_ONCE()/WRITE_ONCE()
  * @stats: traffic through this port
+ * @bw_permille: fault injection in the model: the link's bandwidth here,
+ *	per mille (1000: healthy)
+ * @error_ppm: fault injection in the model: transfers through here that
+ *	hit a link error, per million
+ * @delay_ps: fault injection in the model: latency added one way here
+ *
+ * The knobs are written by netlink.c under its state lock and read with
+ * READ_ONCE() by the model (model.c).
  */
 struct ubfab_port {
 	struct ubfab_entity *entity;
 	u32 plane;
 	int state;
 	struct ubfab_stats stats;
+	u32 bw_permille;
+	u32 error_ppm;
+	u64 delay_ps;
 };
 
 /**

@@ -287,6 +287,7 @@ static const struct {
 	{ "eff-write-cpu-permille", "permille", 1, 1000 },
 	{ "eff-read-npu-permille", "permille", 1, 1000 },
 	{ "eff-read-cpu-permille", "permille", 1, 1000 },
+	{ "retry-ps", "ps", 0, 1000000000000ULL },
 };
 
 /* The value of parameter @name now, or UINT64_MAX. */

@@ -398,7 +398,7 @@ TEST_F(raw, model_set)
 	ASSERT_EQ(0, model_get(self->sk, self->family, "hop-ps",
 			       "eff-read-cpu-permille", &seen));
 	EXPECT_STREQ("cm384", seen.profile);
-	EXPECT_EQ(20, seen.params);
+	EXPECT_EQ(21, seen.params);
 	EXPECT_EQ(0, seen.bad);
 	EXPECT_EQ(187500, seen.value[0]);
 	EXPECT_EQ(770, seen.value[1]);
@@ -460,6 +460,169 @@ TEST_F(raw, model_set)
 			       "eff-read-cpu-permille", &seen));
 	EXPECT_STREQ("cm384", seen.profile);
 	EXPECT_EQ(770, seen.value[1]);
+}
+
+/*
+ * port-set of @eid's ports into every plane: each knob >= 0 is set
+ * (bw-permille, delay-ps, error-ppm). The first error, or 0.
+ */
+static int set_knobs(FIXTURE_DATA(raw) *self, uint32_t eid, int64_t bw,
+		     int64_t delay, int64_t err)
+{
+	struct nl_msg *msg;
+	int plane, ret;
+
+	for (plane = 0; plane < 7; plane++) {
+		msg = request(self->family, UBFAB_CMD_PORT_SET, 0);
+		nla_put_u32(msg, UBFAB_A_PORT_EID, eid);
+		nla_put_u32(msg, UBFAB_A_PORT_PLANE, plane);
+		if (bw >= 0)
+			nla_put_u32(msg, UBFAB_A_PORT_BW_PERMILLE, bw);
+		if (delay >= 0)
+			nla_put_u64(msg, UBFAB_A_PORT_DELAY_PS, delay);
+		if (err >= 0)
+			nla_put_u32(msg, UBFAB_A_PORT_ERROR_PPM, err);
+		ret = transact(self->sk, msg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+struct port_seen {
+	uint32_t state, bw, err;
+	uint64_t delay;
+	int count;
+};
+
+static int on_port(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[UBFAB_A_PORT_MAX + 1];
+	struct port_seen *seen = arg;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, UBFAB_A_PORT_MAX, NULL) ||
+	    !tb[UBFAB_A_PORT_STATE] || !tb[UBFAB_A_PORT_BW_PERMILLE] ||
+	    !tb[UBFAB_A_PORT_DELAY_PS] || !tb[UBFAB_A_PORT_ERROR_PPM])
+		return NL_SKIP;
+	seen->state = nla_get_u32(tb[UBFAB_A_PORT_STATE]);
+	seen->bw = nla_get_u32(tb[UBFAB_A_PORT_BW_PERMILLE]);
+	seen->delay = nla_get_u64(tb[UBFAB_A_PORT_DELAY_PS]);
+	seen->err = nla_get_u32(tb[UBFAB_A_PORT_ERROR_PPM]);
+	seen->count++;
+	return NL_OK;
+}
+
+/* port-get of @eid's port into plane 3. */
+static int port_get(FIXTURE_DATA(raw) *self, uint32_t eid,
+		    struct port_seen *seen)
+{
+	struct nl_msg *msg = request(self->family, UBFAB_CMD_PORT_GET, 0);
+
+	memset(seen, 0, sizeof(*seen));
+	nla_put_u32(msg, UBFAB_A_PORT_EID, eid);
+	nla_put_u32(msg, UBFAB_A_PORT_PLANE, 3);
+	return transact_cb(self->sk, msg, on_port, seen);
+}
+
+/* The modeled cost in ns of one WRITE of @len bytes on @q to @rem. */
+static uint64_t write_cost(struct __test_metadata *_metadata,
+			   struct ubfab_queue *q, uint64_t loc, uint64_t rem,
+			   uint32_t len)
+{
+	struct ubfab_cqe *cqe;
+	uint64_t before;
+
+	EXPECT_EQ(0, ubfab_queue_clock(q, 0, &before));
+	ubfab_prep_write(ubfab_queue_get_sqe(q), loc, rem, len);
+	EXPECT_LE(0, ubfab_queue_submit(q));
+	EXPECT_EQ(0, ubfab_queue_wait_cqe(q, &cqe, 10000));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe->status);
+	before = cqe->model_ns - before;
+	ubfab_queue_cqe_seen(q);
+	return before;
+}
+
+/*
+ * A port's fault knobs: reported, checked all or nothing, and priced by
+ * the model: a slower link, an added latency, a link error that retries.
+ */
+TEST_F(raw, port_knobs)
+{
+	uint64_t loc, off, small, big, rem;
+	struct ubfab_dev *npu0, *npu2;
+	struct ubfab_import imp;
+	struct port_seen seen;
+	struct ubfab_queue *q;
+	struct nl_msg *msg;
+	uint32_t tid;
+
+	ASSERT_EQ(0, port_get(self, 2, &seen));
+	EXPECT_EQ(1, seen.count);
+	EXPECT_EQ(UBFAB_STATE_UP, seen.state);
+	EXPECT_EQ(1000, seen.bw);
+	EXPECT_EQ(0, seen.delay);
+	EXPECT_EQ(0, seen.err);
+
+	/* out of range, all or nothing, nothing to set */
+	EXPECT_EQ(-ERANGE, set_knobs(self, 2, 0, -1, -1));
+	EXPECT_EQ(-ERANGE, set_knobs(self, 2, 1001, -1, -1));
+	EXPECT_EQ(-ERANGE, set_knobs(self, 2, -1, 1000000000001, -1));
+	EXPECT_EQ(-ERANGE, set_knobs(self, 2, 500, 7, 1000001));
+	EXPECT_EQ(-EINVAL, set_knobs(self, 2, -1, -1, -1));
+	msg = request(self->family, UBFAB_CMD_PORT_SET, 0);
+	nla_put_u32(msg, UBFAB_A_PORT_EID, 2);
+	nla_put_u32(msg, UBFAB_A_PORT_PLANE, 3);
+	nla_put_u32(msg, UBFAB_A_PORT_STATE, 2);
+	nla_put_u32(msg, UBFAB_A_PORT_BW_PERMILLE, 500);
+	EXPECT_EQ(-EINVAL, transact(self->sk, msg));
+	ASSERT_EQ(0, port_get(self, 2, &seen));
+	EXPECT_EQ(1000, seen.bw);
+	EXPECT_EQ(0, seen.delay);
+
+	ASSERT_EQ(0, ubfab_dev_open("npu0", &npu0));
+	ASSERT_EQ(0, ubfab_dev_open("npu2", &npu2));
+	ASSERT_EQ(0, ubfab_dev_alloc(npu2, 1 << 20, &off));
+	ASSERT_EQ(0, ubfab_dev_export(npu2, off, 1 << 20,
+				      UBFAB_SEG_READ | UBFAB_SEG_WRITE, 5,
+				      &tid));
+	ASSERT_EQ(0, ubfab_dev_import(npu0, 2, tid, 5, UBFAB_SEG_WRITE, &imp));
+	ASSERT_EQ(0, ubfab_dev_alloc(npu0, 1 << 20, &loc));
+	ASSERT_EQ(0, ubfab_queue_create(npu0, NULL, &q));
+	rem = ubfab_import_addr(&imp, 0);
+	small = write_cost(_metadata, q, loc, rem, 64);
+	big = write_cost(_metadata, q, loc, rem, 1 << 20);
+
+	/* 100 ns more each way at npu2's ports: 200 ns a round trip */
+	ASSERT_EQ(0, set_knobs(self, 2, -1, 100000, -1));
+	ASSERT_EQ(0, port_get(self, 2, &seen));
+	EXPECT_EQ(100000, seen.delay);
+	/* (whole ns of a clock kept in ps: one more or less) */
+	EXPECT_GE(small + 201, write_cost(_metadata, q, loc, rem, 64));
+	EXPECT_LE(small + 199, write_cost(_metadata, q, loc, rem, 64));
+	/*
+	 * half the bandwidth: 1 MiB takes twice its serialization, which is
+	 * big less the latency: small less its 64 bytes' 3 ns
+	 */
+	ASSERT_EQ(0, set_knobs(self, 2, 500, 0, -1));
+	EXPECT_LE(2 * big - small - 1,
+		  write_cost(_metadata, q, loc, rem, 1 << 20));
+	EXPECT_GE(2 * big - small + 5,
+		  write_cost(_metadata, q, loc, rem, 1 << 20));
+	/* every transfer hits an error: retry-ps and a chunk again */
+	ASSERT_EQ(0, set_knobs(self, 2, 1000, -1, 1000000));
+	EXPECT_LE(small + 2000, write_cost(_metadata, q, loc, rem, 64));
+	EXPECT_GE(small + 2010, write_cost(_metadata, q, loc, rem, 64));
+	/* healthy again: the same price as before */
+	ASSERT_EQ(0, set_knobs(self, 2, -1, -1, 0));
+	EXPECT_GE(small + 1, write_cost(_metadata, q, loc, rem, 64));
+	EXPECT_LE(small - 1, write_cost(_metadata, q, loc, rem, 64));
+	ASSERT_EQ(0, port_get(self, 2, &seen));
+	EXPECT_EQ(1000, seen.bw);
+	EXPECT_EQ(0, seen.err);
+
+	ubfab_queue_destroy(q);
+	ubfab_dev_close(npu0);
+	ubfab_dev_close(npu2);
 }
 
 /* After all of the above, the family still answers. */

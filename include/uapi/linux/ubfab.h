@@ -24,7 +24,8 @@
  *   EPERM   a command that changes the fabric (a reset, a state change or
  *           a model parameter) from a process without CAP_NET_ADMIN
  *   ENOENT  a model profile or parameter name that does not exist
- *   ERANGE  a model parameter value outside its minimum .. maximum
+ *   ERANGE  a model parameter value outside its minimum .. maximum, or a
+ *           port's fault knob outside its range
  *   ERANGE  (from the kernel's own attribute validation) an attribute
  *           longer than its policy allows, e.g. a name attribute with
  *           bytes past UBFAB_NAME_MAX
@@ -136,6 +137,17 @@ enum {
 	UBFAB_A_PORT_PLANE,		/* u32: plane the port attaches to */
 	UBFAB_A_PORT_STATE,		/* u32: enum ubfab_state */
 	UBFAB_A_PORT_STATS,		/* nest: attribute set "stats" */
+	/*
+	 * Fault injection in the fabric model (Documentation/model.rst):
+	 * the link's bandwidth at this port, per mille of the model's
+	 * link-mbps (1..1000, default 1000); latency added one way at this
+	 * port (0..10^12 ps, default 0); transfers through it that hit a
+	 * link error and retry, per million (0..10^6, default 0).
+	 */
+	UBFAB_A_PORT_BW_PERMILLE,	/* u32 */
+	UBFAB_A_PORT_DELAY_PS,		/* u64 */
+	UBFAB_A_PORT_ERROR_PPM,		/* u32 */
+	UBFAB_A_PORT_PAD,
 
 	__UBFAB_A_PORT_MAX,
 	UBFAB_A_PORT_MAX = (__UBFAB_A_PORT_MAX - 1)
@@ -225,11 +237,14 @@ enum {
  *			UBFAB_CMD_ENTITY_RESET_NTF.
  * UBFAB_CMD_PORT_SET	do: set the state of the port chosen by
  *			UBFAB_A_PORT_EID and UBFAB_A_PORT_PLANE to
- *			UBFAB_A_PORT_STATE (CAP_NET_ADMIN, else EPERM). A
- *			port that is down carries no transfer: queue entries
- *			route around it (see "Planes" in the queue section)
- *			and fail with UBFAB_CQE_NO_ROUTE when no plane is
- *			left. Announced by UBFAB_CMD_PORT_NTF.
+ *			UBFAB_A_PORT_STATE, and its fault knobs in the model
+ *			to UBFAB_A_PORT_BW_PERMILLE, _DELAY_PS and _ERROR_PPM
+ *			(CAP_NET_ADMIN, else EPERM): at least one of the
+ *			four (EINVAL), all or nothing (ERANGE for a knob out
+ *			of range). A port that is down carries no transfer:
+ *			queue entries route around it (see "Planes" in the
+ *			queue section) and fail with UBFAB_CQE_NO_ROUTE when
+ *			no plane is left. Announced by UBFAB_CMD_PORT_NTF.
  * UBFAB_CMD_PLANE_SET	do: set the state of plane UBFAB_A_PLANE_ID to
  *			UBFAB_A_PLANE_STATE (CAP_NET_ADMIN, else EPERM); a
  *			plane that is down carries no transfer, whatever
