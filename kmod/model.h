@@ -9,6 +9,7 @@
 #define _UBFAB_MODEL_H
 
 #include <linux/bits.h>
+#include <linux/jump_label.h>
 #include <linux/math64.h>
 #include <linux/overflow.h>
 #include <linux/types.h>
@@ -98,6 +99,8 @@ extern const struct ubfab_model_param ubfab_model_param_table[];
 extern const unsigned int ubfab_model_nr_params;
 /* Bumped after every change of the parameters in force. */
 extern u64 ubfab_model_gen;
+/* Module parameter "model": off, no entry is charged (model_param.c). */
+DECLARE_STATIC_KEY_TRUE(ubfab_model_on);
 
 const struct ubfab_model_param *ubfab_model_param_find(const char *name);
 u64 *ubfab_model_param_ptr(struct ubfab_model_params *p,
@@ -208,7 +211,8 @@ static inline u64 ubfab_model_now_ns(const struct ubfab_model_clock *c)
  *
  * A transfer over one plane like the queue's last one (same peer, opcode,
  * length and class, same parameters) costs what that one did, found here;
- * anything else is worked out by ubfab_model_charge_new(). Context: the
+ * anything else is worked out by ubfab_model_charge_new(). With the
+ * model off, nothing is charged: @ex's model_ns stays 0. Context: the
  * queue's run_lock held.
  */
 static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
@@ -217,6 +221,9 @@ static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
 {
 	u32 mask = ex->plane_mask;
 
+	/* off: model_ns stays 0, the clock where it is */
+	if (!static_branch_likely(&ubfab_model_on))
+		return;
 	/* a plane crossed (so a peer), one only */
 	if (mask && !(mask & (mask - 1)) && ex->peer == c->last_peer &&
 	    ex->bytes == c->last_bytes && ex->sqe.opcode == c->last_opcode &&

@@ -13,6 +13,7 @@
  * generation before it reuses a price it remembers (model.h), so an entry
  * that runs after model-set returned is priced with the new values.
  */
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -123,6 +124,41 @@ const struct ubfab_model_param ubfab_model_param_table[] = {
 const unsigned int ubfab_model_nr_params = ARRAY_SIZE(ubfab_model_param_table);
 static_assert(ARRAY_SIZE(ubfab_model_param_table) * sizeof(u64) ==
 	      sizeof(struct ubfab_model_params));
+
+/*
+ * Module parameter "model", writable at run time: on (the default), every
+ * entry is charged to its queue's clock; off, none is (completions carry
+ * model_ns 0 and clocks stand still), which is what the benchmarks
+ * compare the model's cost against.
+ */
+DEFINE_STATIC_KEY_TRUE(ubfab_model_on);
+
+static int ubfab_model_on_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+
+	if (kstrtobool(val, &on))
+		return -EINVAL;
+	if (on)
+		static_branch_enable(&ubfab_model_on);
+	else
+		static_branch_disable(&ubfab_model_on);
+	return 0;
+}
+
+static int ubfab_model_on_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%c\n",
+			  static_key_enabled(&ubfab_model_on) ? 'Y' : 'N');
+}
+
+static const struct kernel_param_ops ubfab_model_on_ops = {
+	.set = ubfab_model_on_set,
+	.get = ubfab_model_on_get,
+};
+
+module_param_cb(model, &ubfab_model_on_ops, NULL, 0644);
+MODULE_PARM_DESC(model, "charge modeled time to queues (default Y); writable at run time");
 
 /* A copy of the parameters, once any was set. */
 struct ubfab_model_copy {

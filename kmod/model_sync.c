@@ -55,6 +55,8 @@ void ubfab_model_stamp_write(struct ubfab_queue *q,
 {
 	struct ubfab_exec as_done = *ex;
 
+	if (!static_branch_likely(&ubfab_model_on))
+		return;
 	ubfab_model_note(&as_done, plane, owner);
 	as_done.bytes = bytes;
 	ubfab_model_stamp_set(owner, addr,

@@ -1086,6 +1086,28 @@ int ubfab_queue_reset(struct ubfab_queue *q);
 int ubfab_queue_clock(struct ubfab_queue *q, uint64_t advance_ns,
 		      uint64_t *now_ns);
 
+/**
+ * ubfab_queue_stamp() - stamp a flag word with the queue's modeled clock
+ *	before a CPU store raises it
+ * @q: queue
+ * @addr: the 8-byte aligned word: a remote address (ubfab_import_addr(),
+ *	the import granting UBFAB_SEG_WRITE) or, with UBFAB_STAMP_LOCAL in
+ *	@flags, a local one (an offset in one of the device's allocations)
+ * @flags: 0 or UBFAB_STAMP_LOCAL
+ * @now_ns: out: the stamp, the queue's clock in nanoseconds; may be NULL
+ *
+ * UBFAB_IOCTL_QUEUE_STAMP: a WAIT_VALUE the word satisfies ends no
+ * earlier than the last modeled write to it; a CPU store is not modeled
+ * and counts as time 0 unless the word is stamped first. Call this, then
+ * store. Since libubfab 1.4.
+ *
+ * Return: 0; -EINVAL if @q is NULL, @flags unknown or @addr unaligned;
+ * -ENOENT if @addr names no word of an allocation or import; -EACCES if
+ * the import does not grant UBFAB_SEG_WRITE; or a negative errno.
+ */
+int ubfab_queue_stamp(struct ubfab_queue *q, uint64_t addr, uint32_t flags,
+		      uint64_t *now_ns);
+
 /*
  * How the helpers below are defined: static inline; lib/ffi.c defines
  * UBFAB_INLINE empty before it includes this header, so that
@@ -1301,7 +1323,7 @@ UBFAB_INLINE void ubfab_sqe_set_data(struct ubfab_sqe *sqe,
 	sqe->user_data = user_data;
 }
 
-/* Set UBFAB_SQE_FENCE and UBFAB_SQE_SIGNAL as @flags says. */
+/* Set the entry's flags, UBFAB_SQE_FENCE, _SIGNAL and _MEMSEM, to @flags. */
 UBFAB_INLINE void ubfab_sqe_set_flags(struct ubfab_sqe *sqe, uint8_t flags)
 {
 	sqe->flags = flags;

@@ -2567,20 +2567,6 @@ TEST_F(model, event_wait_after_record)
 	ubfab_queue_destroy(q2);
 }
 
-/* UBFAB_IOCTL_QUEUE_STAMP on @q: 0 or -errno; *@now gets the stamp. */
-static int stamp(struct ubfab_queue *q, uint64_t addr, uint32_t flags,
-		 uint64_t *now)
-{
-	struct ubfab_queue_stamp arg = {
-		.size = sizeof(arg), .flags = flags, .addr = addr,
-	};
-
-	if (ioctl(ubfab_queue_fd(q), UBFAB_IOCTL_QUEUE_STAMP, &arg))
-		return -errno;
-	*now = arg.now_ns;
-	return 0;
-}
-
 /*
  * A CPU store carries the stamping queue's clock when the program stamps
  * the word first: a wait it satisfies ends no earlier; the stamp checks
@@ -2603,7 +2589,8 @@ TEST_F(model, stamp_before_cpu_store)
 	ASSERT_LE(0, ubfab_queue_submit(q2));
 	ubfab_prep_compute(GET_SQE(self->q), 3000000);
 	ASSERT_EQ(0, complete(self->q, &w, 1));
-	ASSERT_EQ(0, stamp(self->q, off + 16, UBFAB_STAMP_LOCAL, &now));
+	ASSERT_EQ(0, ubfab_queue_stamp(self->q, off + 16, UBFAB_STAMP_LOCAL,
+				       &now));
 	EXPECT_EQ(3000000, now);
 	flags[2] = 9;
 	ASSERT_EQ(0, complete(q2, &w, 1));
@@ -2611,14 +2598,16 @@ TEST_F(model, stamp_before_cpu_store)
 	EXPECT_EQ(3000000, w.model_ns);
 
 	/* a remote word: through an import that grants the write */
-	EXPECT_EQ(0, stamp(self->q, rem + 8, 0, &now));
+	EXPECT_EQ(0, ubfab_queue_stamp(self->q, rem + 8, 0, &now));
 	/* unaligned, unknown flag, outside any allocation or import */
-	EXPECT_EQ(-EINVAL, stamp(self->q, off + 4, UBFAB_STAMP_LOCAL, &now));
-	EXPECT_EQ(-EINVAL, stamp(self->q, off, 2, &now));
-	EXPECT_EQ(-ENOENT, stamp(self->q, off + 4096, UBFAB_STAMP_LOCAL,
-				 &now));
-	EXPECT_EQ(-ENOENT, stamp(self->q, rem + SEG_LEN, 0, &now));
-	EXPECT_EQ(-ENOENT, stamp(self->q, 8, 0, &now));
+	EXPECT_EQ(-EINVAL, ubfab_queue_stamp(self->q, off + 4,
+					     UBFAB_STAMP_LOCAL, &now));
+	EXPECT_EQ(-EINVAL, ubfab_queue_stamp(self->q, off, 2, &now));
+	EXPECT_EQ(-ENOENT, ubfab_queue_stamp(self->q, off + 4096,
+					     UBFAB_STAMP_LOCAL, &now));
+	EXPECT_EQ(-ENOENT, ubfab_queue_stamp(self->q, rem + SEG_LEN, 0,
+					     &now));
+	EXPECT_EQ(-ENOENT, ubfab_queue_stamp(self->q, 8, 0, &now));
 	/* an import that does not grant the write */
 	ASSERT_EQ(0, ubfab_dev_alloc(self->peer[FAR], 4096, &off));
 	ASSERT_EQ(0, ubfab_dev_export(self->peer[FAR], off, 4096, RWA, TOKEN,
@@ -2626,8 +2615,45 @@ TEST_F(model, stamp_before_cpu_store)
 	ASSERT_EQ(0, ubfab_dev_import(self->npu0,
 				      ubfab_dev_eid(self->peer[FAR]), tid,
 				      TOKEN, UBFAB_SEG_READ, &ro));
-	EXPECT_EQ(-EACCES, stamp(self->q, ubfab_import_addr(&ro, 0), 0, &now));
+	EXPECT_EQ(-EACCES, ubfab_queue_stamp(self->q,
+					     ubfab_import_addr(&ro, 0), 0,
+					     &now));
 	ubfab_queue_destroy(q2);
+}
+
+/*
+ * Module parameter "model": off, nothing is charged (completions carry 0,
+ * clocks stand still, the clock ioctl still moves them); on again, entries
+ * are charged from where the clock stands.
+ */
+TEST_F(model, off)
+{
+	static const char *const param = "/sys/module/ubfab/parameters/model";
+	uint64_t rem = ubfab_import_addr(&self->imp[NODE], 0), now;
+	struct ubfab_cqe cqe[3];
+	char buf[8];
+
+	ASSERT_EQ(0, read_text(param, buf, sizeof(buf)));
+	EXPECT_STREQ("Y", buf);
+	ASSERT_EQ(0, write_file(param, "N"));
+	ubfab_prep_nop(GET_SQE(self->q));
+	ubfab_prep_compute(GET_SQE(self->q), 1000);
+	ubfab_prep_write(GET_SQE(self->q), self->loc_off, rem, 64);
+	ASSERT_EQ(0, complete(self->q, cqe, 3));
+	EXPECT_EQ(0, cqe[0].model_ns);
+	EXPECT_EQ(0, cqe[1].model_ns);
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[2].status);
+	EXPECT_EQ(0, cqe[2].model_ns);
+	ASSERT_EQ(0, ubfab_queue_clock(self->q, 7, &now));
+	EXPECT_EQ(7, now);
+	ASSERT_EQ(0, read_text(param, buf, sizeof(buf)));
+	EXPECT_STREQ("N", buf);
+	EXPECT_EQ(-EINVAL, write_file(param, "maybe"));
+
+	ASSERT_EQ(0, write_file(param, "1"));
+	ubfab_prep_nop(GET_SQE(self->q));
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(7 + ISSUE_NS, cqe[0].model_ns);
 }
 
 /* A large WRITE stripes over the planes: one port down, 7/6 of the time. */

@@ -3,7 +3,8 @@
  * ubbench: what its parts share. The run (struct bench), a figure and the
  * repetitions that measure it, timing, the entities' helpers, the JSON
  * helpers; and the entry points of each part: mem.c (memory semantics),
- * queue.c (NPU queues), uring.c (the io_uring NOP baseline).
+ * queue.c (NPU queues), uring.c (the io_uring NOP baseline), model.c (the
+ * fabric model against the published figures).
  */
 #ifndef UBBENCH_H
 #define UBBENCH_H
@@ -38,6 +39,7 @@ struct figure {
 
 struct mem_bench;
 struct queue_bench;
+struct model_bench;
 
 /* NPU queue measurements, as `ubbench queue PART` names them. */
 enum queue_part { QUEUE_WRITE, QUEUE_READ, QUEUE_RATE, QUEUE_LAT,
@@ -46,12 +48,14 @@ enum queue_part { QUEUE_WRITE, QUEUE_READ, QUEUE_RATE, QUEUE_LAT,
 
 struct bench {
 	unsigned int iters;
+	unsigned int tolerance;		/* model: percent */
 	const char *json;
-	struct ubfab_dev *exporter;
+	struct ubfab_dev *exporter;	/* NULL: not opened (model only) */
 	struct ubfab_dev *importer;
 	size_t page;
 	struct mem_bench *mem;		/* NULL: not measured */
 	struct queue_bench *queue;	/* NULL: not measured */
+	struct model_bench *model;	/* NULL: not measured */
 };
 
 /*
@@ -84,6 +88,15 @@ void mem_json(const struct bench *b, struct json *j);
 int queue_run(struct bench *b, unsigned int parts);
 void queue_print(const struct bench *b);
 void queue_json(const struct bench *b, struct json *j);
+
+/*
+ * model.c: the 16 cells of the published table from modeled times;
+ * model_missed() is how many are beyond b->tolerance.
+ */
+int model_run(struct bench *b);
+unsigned int model_missed(const struct bench *b);
+void model_print(const struct bench *b);
+void model_json(const struct bench *b, struct json *j);
 
 /* uring.c: an io_uring instance that runs NOPs. */
 struct uring;
