@@ -276,7 +276,9 @@ static void ubfab_engine_end_error(struct ubfab_queue *q)
  */
 static bool ubfab_engine_burst_hint(struct ubfab_queue *q, u32 idx)
 {
-	return ubfab_op_fast(READ_ONCE(q->sqes[idx & q->sq_mask].opcode));
+	/* the fast path copies: a timing-only queue goes the slow way */
+	return !(q->flags & UBFAB_QUEUE_TIMING) &&
+	       ubfab_op_fast(READ_ONCE(q->sqes[idx & q->sq_mask].opcode));
 }
 
 /*

@@ -469,6 +469,8 @@ static u16 ubfab_xfer_chunk(struct ubfab_xfer *x, u64 local,
 		status = UBFAB_CQE_LOCAL_RANGE;
 	else if (ubfab_window_revoked(rwin))
 		status = UBFAB_CQE_REVOKED;
+	else if (x->q->flags & UBFAB_QUEUE_TIMING)
+		*moved = len;	/* checked, no payload: model.rst */
 	else if (write)
 		status = ubfab_xfer_move(rwin, raddr, lwin, local, len, 0,
 					 moved);
@@ -745,7 +747,8 @@ static u16 ubfab_xfer_remote_data(struct ubfab_xfer *x,
 	u16 status;
 
 	/* what the fast path takes goes through the bounce buffer here */
-	if (x->op->flags & UBFAB_OPF_FAST && sqe->length <= UBFAB_XFER_INLINE)
+	if (x->op->flags & UBFAB_OPF_FAST && sqe->length <= UBFAB_XFER_INLINE &&
+	    !(x->q->flags & UBFAB_QUEUE_TIMING))
 		return ubfab_xfer_inline(x, sqe, write);
 
 	status = ubfab_xfer_check_local(x, sqe->local, sqe->length);
@@ -845,6 +848,11 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
 	if (copy && src < sqe->local + sqe->length &&
 	    sqe->local < src + sqe->length)
 		return UBFAB_CQE_BAD_ENTRY;
+	/* timing only: checked, no payload (model.rst) */
+	if (x->q->flags & UBFAB_QUEUE_TIMING) {
+		x->moved = sqe->length;
+		return UBFAB_CQE_OK;
+	}
 
 	while (x->moved < sqe->length) {
 		if (x->moved)

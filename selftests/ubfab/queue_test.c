@@ -2656,6 +2656,61 @@ TEST_F(model, off)
 	EXPECT_EQ(7 + ISSUE_NS, cqe[0].model_ns);
 }
 
+/*
+ * A timing-only queue: entries checked, routed and charged as anywhere,
+ * but no payload moves; an atomic still changes its word.
+ */
+TEST_F(model, timing_only)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	uint64_t rem = ubfab_import_addr(&self->imp[NODE], 0);
+	static const uint32_t lens[] = { 64, 1 << 20 };
+	struct ubfab_cqe tc, nc, c[4];
+	struct ubfab_queue *t, *n;
+	unsigned int i;
+	uint8_t *loc;
+
+	ASSERT_EQ(0, ubfab_dev_map(self->npu0, self->loc_off, LOC_LEN,
+				   PROT_READ | PROT_WRITE, (void **)&loc));
+	attr.flags = UBFAB_QUEUE_TIMING;
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		ASSERT_EQ(0, ubfab_queue_create(self->npu0, &attr, &t));
+		ASSERT_EQ(0, ubfab_queue_create(self->npu0, NULL, &n));
+		/* the peer's segment is zeros: a READ would clear this */
+		memset(loc, 0xa5, lens[i]);
+		ubfab_prep_read(GET_SQE(t), self->loc_off, rem, lens[i]);
+		ASSERT_EQ(0, complete(t, &tc, 1));
+		EXPECT_EQ(UBFAB_CQE_OK, tc.status);
+		EXPECT_EQ(lens[i], tc.bytes);
+		EXPECT_EQ(0xa5, loc[0]);
+		EXPECT_EQ(0xa5, loc[lens[i] - 1]);
+		/* the same entry on a queue that moves it: same time */
+		ubfab_prep_read(GET_SQE(n), self->loc_off, rem, lens[i]);
+		ASSERT_EQ(0, complete(n, &nc, 1));
+		EXPECT_EQ(nc.model_ns, tc.model_ns);
+		EXPECT_EQ(0, loc[0]);
+		EXPECT_EQ(0, loc[lens[i] - 1]);
+		ubfab_queue_destroy(t);
+		ubfab_queue_destroy(n);
+	}
+
+	/* FILL moves nothing; an atomic does its work; bad ranges still fail */
+	ASSERT_EQ(0, ubfab_queue_create(self->npu0, &attr, &t));
+	memset(loc, 0xa5, 64);
+	ubfab_prep_fill(GET_SQE(t), self->loc_off, 0, 64);
+	ubfab_prep_atomic(GET_SQE(t), UBFAB_ATOMIC_FETCH_ADD, rem + 8, 3, 0);
+	ubfab_prep_atomic(GET_SQE(t), UBFAB_ATOMIC_FETCH_ADD, rem + 8, 3, 0);
+	ubfab_prep_write(GET_SQE(t), self->loc_off, rem + SEG_LEN - 8, 64);
+	ASSERT_EQ(0, complete(t, c, 4));
+	EXPECT_EQ(UBFAB_CQE_OK, c[0].status);
+	EXPECT_EQ(64, c[0].bytes);
+	EXPECT_EQ(0xa5, loc[0]);
+	EXPECT_EQ(0, c[1].result);
+	EXPECT_EQ(3, c[2].result);
+	EXPECT_EQ(UBFAB_CQE_REMOTE_RANGE, c[3].status);
+	ubfab_queue_destroy(t);
+}
+
 /* A large WRITE stripes over the planes: one port down, 7/6 of the time. */
 TEST_F_TIMEOUT(model, plane_down, SLOW)
 {

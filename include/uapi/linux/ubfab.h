@@ -611,9 +611,20 @@ struct ubfab_event {
 #define UBFAB_QUEUE_EVENTS	1024
 
 /* struct ubfab_queue_create flags */
+/*
+ * struct ubfab_queue_create flags. UBFAB_QUEUE_TIMING makes a timing-only
+ * queue, for what-if runs of the fabric model: its entries are checked,
+ * routed, counted and charged modeled time exactly as in any queue, but
+ * WRITE, READ, WRITE_NOTIFY's data, COPY and FILL move no payload (the
+ * destination is left as it was and its pages are not touched); ATOMIC
+ * and WRITE_NOTIFY's notify add still change their word, so flags and
+ * waits work (Documentation/model.rst).
+ */
 #define UBFAB_QUEUE_POLL	_BITUL(0)	/* the engine polls the SQ */
 #define UBFAB_QUEUE_SELECTIVE	_BITUL(1)	/* complete UBFAB_SQE_SIGNAL only */
-#define UBFAB_QUEUE_FLAGS	(UBFAB_QUEUE_POLL | UBFAB_QUEUE_SELECTIVE)
+#define UBFAB_QUEUE_TIMING	_BITUL(2)	/* timing only: no payload */
+#define UBFAB_QUEUE_FLAGS	(UBFAB_QUEUE_POLL | UBFAB_QUEUE_SELECTIVE | \
+				 UBFAB_QUEUE_TIMING)
 
 /* SQ flag word, written by the engine */
 #define UBFAB_SQ_NEED_WAKEUP	_BITUL(0)	/* ring the doorbell */
