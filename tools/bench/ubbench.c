@@ -52,12 +52,14 @@ static const char *const queue_part_names[NR_QUEUE_PARTS] = {
 	[QUEUE_READ] = "read",
 	[QUEUE_RATE] = "rate",
 	[QUEUE_LAT] = "lat",
+	[QUEUE_COST] = "cost",
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ubbench [options] [mem] [queue [write | read | rate | lat]] [model]\n"
+		"Usage: ubbench [options] [mem] [queue [write | read | rate | lat | cost]]\n"
+		"               [model]\n"
 		"\n"
 		"Measures ubfab (ubfab.ko must be loaded): the parts the commands\n"
 		"name, each at most once, in this order; with no command, all of:\n"
@@ -79,6 +81,13 @@ static void usage(FILE *f)
 		"                 0.5x NOP, polling > NOP)\n"
 		"    lat          8-byte WRITE, submission to completion seen by\n"
 		"                 polling the CQ: median and 99th percentile\n"
+		"    cost         the fabric model's cost: 64-byte WRITEs per second\n"
+		"                 at batch 1 and 16, doorbell and polling, with the\n"
+		"                 model on and off (module parameter model, switched\n"
+		"                 in alternating rounds and put back as it was, also\n"
+		"                 on a signal), their ratio on / off (target: >= 0.9);\n"
+		"                 skipped, with a message, where the module has no\n"
+		"                 such parameter or ubbench is not root\n"
 		"  model        the fabric model against the published CloudMatrix384\n"
 		"               table: the importer (an NPU die) READs from and WRITEs\n"
 		"               to an NPU die and a CPU of its node and of another,\n"
@@ -107,8 +116,9 @@ static void usage(FILE *f)
 		"  -h, --help           this help\n"
 		"\n"
 		"Exit status: 0 measured (and with model, every cell within the\n"
-		"tolerance); 1 a measurement (or its setup) failed, or a model cell\n"
-		"is beyond the tolerance; 2 usage error.\n",
+		"tolerance; a queue cost skipped is no failure); 1 a measurement\n"
+		"(or its setup) failed, or a model cell is beyond the tolerance;\n"
+		"2 usage error.\n",
 		ITERS_MAX, ITERS_DEFAULT, TOLERANCE_MAX, TOLERANCE_DEFAULT);
 }
 
