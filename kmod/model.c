@@ -17,7 +17,8 @@
  * that the fast path's per-entry model work is a few compares and an
  * add. A wait ends no earlier than the modeled arrival of the write, or
  * the modeled time of the EVENT_RECORD, that satisfied it (model_sync.c).
- * Nothing else is shared between queues yet: no contention.
+ * Transfers over the planes contend for the links they cross
+ * (ubfab_model_contend()): first come, first served in the host's order.
  * Documentation/model.rst has the equations.
  *
  * Time is integer picoseconds (u64, about 213 days; the clock saturates
@@ -99,15 +100,60 @@ static u64 ubfab_model_ser_ps(u64 bytes, u64 rate_mbps, u64 eff, u32 bw)
 	       DIV_ROUND_UP_ULL(ps * UBFAB_MODEL_PER_MILLE, bw);
 }
 
+/* A transfer's issue overhead and the start-up of its class. */
+static u64 ubfab_model_off_ps(const struct ubfab_model_params *p,
+			      const struct ubfab_exec *ex)
+{
+	return p->issue_ps + (ex->sqe.flags & UBFAB_SQE_MEMSEM ?
+			      p->memsem_ps : p->dma_ps);
+}
+
+/*
+ * Whether @ex is a transfer over the switch planes (within a node or to
+ * another, not the die-to-die link or a loopback), and then in @x what
+ * contention needs of it: each plane's share of its bytes serialized at
+ * the payload efficiency of its kind, slowed by the ports' fault knobs @f
+ * (or none), their added latency on its way.
+ */
+static bool ubfab_model_plane_xfer(const struct ubfab_model_params *p,
+				   const struct ubfab_loc *self,
+				   const struct ubfab_exec *ex,
+				   const struct ubfab_model_faults *f,
+				   struct ubfab_model_xfer *x)
+{
+	const struct ubfab_loc *peer = ex->peer;
+	bool read = ex->sqe.opcode == UBFAB_OP_READ;
+	enum ubfab_model_path path;
+
+	if (!peer || !ex->plane_mask)
+		return false;
+	path = ubfab_model_path(self, peer);
+	if (path != UBFAB_MODEL_SAME_NODE && path != UBFAB_MODEL_OTHER_NODE)
+		return false;
+	x->lat_ps = ubfab_model_lat_ps(p, self, peer) + (f ? f->delay_ps : 0);
+	x->off_ps = ubfab_model_off_ps(p, ex);
+	/* a READ's data leaves once its request is there and served */
+	if (read)
+		x->off_ps += x->lat_ps + p->target_ps[1][peer->kind ==
+							UBFAB_ENTITY_CPU];
+	x->dur_ps = ubfab_model_ser_ps(ex->bytes,
+				       p->link_mbps *
+				       hweight32(ex->plane_mask),
+				       p->efficiency[read][peer->kind ==
+							   UBFAB_ENTITY_CPU],
+				       f ? f->bw_permille :
+					   UBFAB_MODEL_PER_MILLE);
+	return true;
+}
+
 /*
  * A transfer's time from its start-up to its completion: a round trip
  * (the request there, the acknowledgment or the response back) over the
  * die's own port (loopback), the die-to-die link, or the switch hops to
  * the peer; the target's part; and its bytes' serialization through the
- * peer's memory (loopback), over the die-to-die link, or over each plane
- * it used at the payload efficiency of its kind. Over the planes, the
- * ports' fault knobs @f (or none) slow the links, add latency, and a
- * link error costs @p->retry_ps and one chunk sent again.
+ * peer's memory (loopback), over the die-to-die link, or over the planes
+ * it used (ubfab_model_plane_xfer()), where a link error costs
+ * @p->retry_ps and one chunk sent again.
  */
 static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
 			       const struct ubfab_loc *self,
@@ -117,34 +163,30 @@ static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
 	const struct ubfab_loc *peer = ex->peer;
 	bool read = ex->sqe.opcode == UBFAB_OP_READ;
 	bool cpu = peer->kind == UBFAB_ENTITY_CPU;
-	u64 eff = p->efficiency[read][cpu];
-	u64 fixed = 2 * ubfab_model_lat_ps(p, self, peer) +
-		    p->target_ps[read][cpu];
-	u32 bw = UBFAB_MODEL_PER_MILLE;
-	u64 ser;
+	u64 target = p->target_ps[read][cpu], retry = 0;
+	struct ubfab_model_xfer x;
 
 	switch (ubfab_model_path(self, peer)) {
 	case UBFAB_MODEL_SAME_DIE:
-		return fixed + ubfab_model_mem_ps(p, peer, ex->bytes);
+		return 2 * p->loopback_ps + target +
+		       ubfab_model_mem_ps(p, peer, ex->bytes);
 	case UBFAB_MODEL_OTHER_DIE:
-		return fixed + ubfab_model_ser_ps(ex->bytes, p->die_mbps, eff,
-						  bw);
+		return 2 * p->die_ps + target +
+		       ubfab_model_ser_ps(ex->bytes, p->die_mbps,
+					  p->efficiency[read][cpu],
+					  UBFAB_MODEL_PER_MILLE);
 	default:
 		break;
 	}
-	if (f) {
-		bw = f->bw_permille;
-		fixed += 2 * f->delay_ps;
-	}
-	ser = ubfab_model_ser_ps(ex->bytes,
-				 p->link_mbps * hweight32(ex->plane_mask), eff,
-				 bw);
+	ubfab_model_plane_xfer(p, self, ex, f, &x);
 	if (f && f->retry)
-		fixed += p->retry_ps +
-			 ubfab_model_ser_ps(min_t(u64, ex->bytes,
-						  UBFAB_PLANE_CHUNK),
-					    p->link_mbps, eff, bw);
-	return fixed + ser;
+		retry = p->retry_ps +
+			ubfab_model_ser_ps(min_t(u64, ex->bytes,
+						 UBFAB_PLANE_CHUNK),
+					   p->link_mbps,
+					   p->efficiency[read][cpu],
+					   f->bw_permille);
+	return 2 * x.lat_ps + target + retry + x.dur_ps;
 }
 
 /* @ns in picoseconds, saturated. */
@@ -190,9 +232,7 @@ u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
 	/* a transfer that failed before its first chunk crossed nothing */
 	if (!ex->peer)
 		return p->issue_ps;
-	return p->issue_ps +
-	       (ex->sqe.flags & UBFAB_SQE_MEMSEM ? p->memsem_ps : p->dma_ps) +
-	       ubfab_model_xfer_ps(p, self, ex, f);
+	return ubfab_model_off_ps(p, ex) + ubfab_model_xfer_ps(p, self, ex, f);
 }
 
 /*
@@ -240,6 +280,115 @@ ubfab_model_faults(const struct ubfab_model_clock *c,
 	return f;
 }
 
+/* @a + @b, saturated. */
+static u64 ubfab_model_sum(u64 a, u64 b)
+{
+	u64 sum;
+
+	return check_add_overflow(a, b, &sum) ? U64_MAX : sum;
+}
+
+/*
+ * Reserve @dur of link @l from modeled time @t: when the transfer gets
+ * it. First come, first served, in the order the host runs transfers:
+ * one that comes within the link's busy period waits for its end, one
+ * that comes after it (not just at it) starts a new period. One that
+ * comes before the period began passes it by rather than wait behind work
+ * that is later than itself (a link is not reserved back in time):
+ * contention between queues whose clocks are far apart is not seen.
+ * Lock-free: the end moves with a compare-and-exchange; the period's
+ * start is a hint.
+ */
+static u64 ubfab_model_reserve(struct ubfab_link *l, u64 t, u64 dur)
+{
+	u64 end = READ_ONCE(l->end_ps), s;
+
+	do {
+		if (t < READ_ONCE(l->since_ps))
+			return t;
+		s = max(t, end);
+	} while (!try_cmpxchg64(&l->end_ps, &end, ubfab_model_sum(s, dur)));
+	/* after the period's end, not just at it: a new period */
+	if (t > end)
+		WRITE_ONCE(l->since_ps, t);
+	return s;
+}
+
+/*
+ * Each plane's share of a transfer from @src to @dst, leaving at @t0, in
+ * @x, over the links of its path, cut-through: the entity's port into
+ * the plane, for another node the L1's uplink to an L2 switch and that
+ * switch's downlink to the other L1 (the L2 picked by a fixed hash of the
+ * two entities and the plane), then the port out to @dst. Return: when
+ * its last byte arrives.
+ */
+static u64 ubfab_model_walk(struct ubfab_entity *src,
+			    struct ubfab_entity *dst, unsigned long mask,
+			    u64 t0, const struct ubfab_model_xfer *x)
+{
+	bool far = src->loc.node != dst->loc.node;
+	u64 gap = far ? x->lat_ps / 3 : x->lat_ps, dur = x->dur_ps;
+	u64 arrive = 0, t;
+	struct ubfab_plane *pl;
+	unsigned int plane;
+	u32 j;
+
+	for_each_set_bit(plane, &mask, UBFAB_MAX_PLANES) {
+		t = ubfab_model_reserve(&src->ports[plane].tx, t0, dur);
+		t = ubfab_model_sum(t, gap);
+		if (far) {
+			pl = &src->fabric->planes[plane];
+			j = hash_32(src->eid << 16 ^ dst->eid ^ plane << 28, 32) %
+			    pl->nr_l2;
+			t = ubfab_model_reserve(&pl->links[(src->loc.node *
+							    pl->nr_l2 + j) * 2],
+						t, dur);
+			t = ubfab_model_sum(t, gap);
+			t = ubfab_model_reserve(&pl->links[(dst->loc.node *
+							    pl->nr_l2 + j) * 2 + 1],
+						t, dur);
+			t = ubfab_model_sum(t, x->lat_ps - 2 * gap);
+		}
+		t = ubfab_model_reserve(&dst->ports[plane].rx, t, dur);
+		arrive = max(arrive, ubfab_model_sum(t, dur));
+	}
+	return arrive;
+}
+
+/**
+ * ubfab_model_contend() - what a transfer over the planes waits for the
+ *	links other transfers hold
+ * @c: its queue's clock, already moved on by its cost alone
+ * @self: where the queue's entity sits: an entity's place
+ * @ex: the transfer; @ex->peer an entity's place
+ * @before: the clock before the transfer
+ * @x: how it crosses the planes (ubfab_model_plane_xfer())
+ *
+ * Its data goes from the initiator to the peer (from the peer for READ);
+ * each link it crosses is reserved for it, and the clock moves on by how
+ * much later than on idle links its last byte arrives.
+ * Context: the queue's run_lock held.
+ */
+void ubfab_model_contend(struct ubfab_model_clock *c,
+			 const struct ubfab_loc *self,
+			 const struct ubfab_exec *ex, u64 before,
+			 const struct ubfab_model_xfer *x)
+{
+	/* the links are the model's to write, whoever looks at the entity */
+	struct ubfab_entity *a = container_of((struct ubfab_loc *)self,
+					      struct ubfab_entity, loc);
+	struct ubfab_entity *b = container_of((struct ubfab_loc *)ex->peer,
+					      struct ubfab_entity, loc);
+	u64 t0 = ubfab_model_sum(before, x->off_ps), arrive, idle;
+
+	if (ex->sqe.opcode == UBFAB_OP_READ)
+		swap(a, b);
+	arrive = ubfab_model_walk(a, b, ex->plane_mask, t0, x);
+	idle = ubfab_model_sum(t0, ubfab_model_sum(x->lat_ps, x->dur_ps));
+	if (arrive > idle)
+		ubfab_model_advance(c, arrive - idle);
+}
+
 /**
  * ubfab_model_charge_new() - charge an entry ubfab_model_charge() could
  *	not price from the last one
@@ -255,15 +404,20 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 			    const struct ubfab_loc *self,
 			    const struct ubfab_exec *ex)
 {
-	u64 gen = READ_ONCE(ubfab_model_gen), cost;
+	u64 gen = READ_ONCE(ubfab_model_gen), cost, before = c->now_ps;
+	const struct ubfab_model_params *p;
 	const struct ubfab_model_faults *fp;
 	struct ubfab_model_faults f;
+	struct ubfab_model_xfer x;
+	bool planes;
 
 	/* the table and the knobs are as new as @gen says */
 	smp_rmb();
 	fp = ubfab_model_faults(c, self, ex, &f);
 	rcu_read_lock();
-	cost = ubfab_model_cost_ps(ubfab_model_params(), self, ex, fp);
+	p = ubfab_model_params();
+	cost = ubfab_model_cost_ps(p, self, ex, fp);
+	planes = ubfab_model_plane_xfer(p, self, ex, fp, &x);
 	rcu_read_unlock();
 	/* link errors are rolled entry by entry: no price to remember */
 	if (hweight32(ex->plane_mask) == 1 && !(fp && fp->error_ppm)) {
@@ -273,8 +427,12 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 		c->last_bytes = ex->bytes;
 		c->last_opcode = ex->sqe.opcode;
 		c->last_flags = ex->sqe.flags & UBFAB_SQE_MEMSEM;
+		c->last_planes = planes;
+		c->last_x = x;
 	}
 	ubfab_model_advance(c, cost);
+	if (planes)
+		ubfab_model_contend(c, self, ex, before, &x);
 	/* a wait ends no earlier than what satisfied it */
 	c->now_ps = max(c->now_ps, ex->after_ps);
 }

@@ -145,6 +145,22 @@ struct ubfab_model_faults {
 	bool retry;
 };
 
+/**
+ * struct ubfab_model_xfer - a transfer over the planes, as contention
+ *	sees it (model.c)
+ * @off_ps: from the queue's clock to its data leaving its sender: the
+ *	issue overhead and its class's start-up, and for READ the request's
+ *	way to the peer and the target's part
+ * @lat_ps: the way between the two, one way (the ports' added latency
+ *	too)
+ * @dur_ps: how long each plane's share of its bytes holds each link
+ */
+struct ubfab_model_xfer {
+	u64 off_ps;
+	u64 lat_ps;
+	u64 dur_ps;
+};
+
 /* Ports whose knobs are not the defaults: while 0, none is read. */
 extern atomic_t ubfab_model_faulty;
 
@@ -168,6 +184,8 @@ long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg);
  * @last_bytes: the bytes it moved
  * @last_opcode: its opcode
  * @last_flags: its UBFAB_SQE_MEMSEM flag
+ * @last_x: how it crosses the planes, when @last_planes
+ * @last_planes: it crossed the switch planes (not the die-to-die link)
  * @entries: entries charged so far
  * @seed: the queue's own, from its entity and number: with @entries, what
  *	a transfer's link errors are rolled from, the same in every run of
@@ -181,6 +199,8 @@ struct ubfab_model_clock {
 	u32 last_bytes;
 	u8 last_opcode;
 	u8 last_flags;
+	bool last_planes;
+	struct ubfab_model_xfer last_x;
 	u64 entries;
 	u32 seed;
 };
@@ -188,6 +208,10 @@ struct ubfab_model_clock {
 void ubfab_model_charge_new(struct ubfab_model_clock *c,
 			    const struct ubfab_loc *self,
 			    const struct ubfab_exec *ex);
+void ubfab_model_contend(struct ubfab_model_clock *c,
+			 const struct ubfab_loc *self,
+			 const struct ubfab_exec *ex, u64 before,
+			 const struct ubfab_model_xfer *x);
 u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
 		       const struct ubfab_loc *self,
 		       const struct ubfab_exec *ex);
@@ -245,7 +269,8 @@ static inline u64 ubfab_model_now_ns(const struct ubfab_model_clock *c)
  * @ex: the entry; its @model_ns gets its end, the clock's new time
  *
  * A transfer over one plane like the queue's last one (same peer, opcode,
- * length and class, same parameters) costs what that one did, found here;
+ * length and class, same parameters) costs what that one did, found here,
+ * plus what it waits for links other transfers hold (ubfab_model_contend());
  * anything else is worked out by ubfab_model_charge_new(). With the
  * model off, nothing is charged: @ex's model_ns stays 0. Context: the
  * queue's run_lock held.
@@ -264,10 +289,15 @@ static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
 	if (mask && !(mask & (mask - 1)) && ex->peer == c->last_peer &&
 	    ex->bytes == c->last_bytes && ex->sqe.opcode == c->last_opcode &&
 	    (ex->sqe.flags & UBFAB_SQE_MEMSEM) == c->last_flags &&
-	    c->last_gen == READ_ONCE(ubfab_model_gen))
+	    c->last_gen == READ_ONCE(ubfab_model_gen)) {
+		u64 before = c->now_ps;
+
 		ubfab_model_advance(c, c->last_ps);
-	else
+		if (c->last_planes)
+			ubfab_model_contend(c, self, ex, before, &c->last_x);
+	} else {
 		ubfab_model_charge_new(c, self, ex);
+	}
 	ex->model_ns = ubfab_model_now_ns(c);
 }
 

@@ -318,55 +318,163 @@ static void ubfab_kunit_largest(struct kunit *test)
 			p->issue_ps + 10485760000ULL);
 }
 
+/*
+ * A fabric of two nodes with one L2 switch per plane, all links idle, and
+ * entities in it: what charging a transfer needs, since the contention
+ * walk reserves the links of the entities it names.
+ */
+static struct ubfab_fabric *ubfab_kunit_fabric(struct kunit *test)
+{
+	struct ubfab_fabric *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	u32 plane;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->topo.planes = 7;
+	f->planes = kunit_kcalloc(test, 7, sizeof(*f->planes), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->planes);
+	for (plane = 0; plane < 7; plane++) {
+		f->planes[plane].nr_l1 = 2;
+		f->planes[plane].nr_l2 = 1;
+		f->planes[plane].links = kunit_kcalloc(test, 4,
+						       sizeof(struct ubfab_link),
+						       GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, f->planes[plane].links);
+	}
+	return f;
+}
+
+/* Entity @eid of @f at @loc, its 7 ports' links idle. */
+static struct ubfab_loc *ubfab_kunit_entity(struct kunit *test,
+					    struct ubfab_fabric *f, u32 eid,
+					    struct ubfab_loc loc)
+{
+	struct ubfab_entity *e;
+
+	e = kunit_kzalloc(test, struct_size(e, ports, 7), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->fabric = f;
+	e->eid = eid;
+	e->loc = loc;
+	e->nr_ports = 7;
+	return &e->loc;
+}
+
 /* The clock: entries in order, small messages priced from the last one. */
 static void ubfab_kunit_clock(struct kunit *test)
 {
-	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
-	struct ubfab_loc node = ubfab_kunit_npu(0, 1, 0);
-	struct ubfab_loc far = ubfab_kunit_npu(1, 0, 0);
+	struct ubfab_fabric *fab = ubfab_kunit_fabric(test);
+	struct ubfab_loc *a = ubfab_kunit_entity(test, fab, 0,
+						 ubfab_kunit_npu(0, 0, 0));
+	struct ubfab_loc *node = ubfab_kunit_entity(test, fab, 1,
+						    ubfab_kunit_npu(0, 1, 0));
+	struct ubfab_loc *far = ubfab_kunit_entity(test, fab, 2,
+						   ubfab_kunit_npu(1, 0, 0));
 	struct ubfab_model_clock c = {};
 	struct ubfab_exec ex = {
-		.sqe.opcode = UBFAB_OP_WRITE, .peer = &node, .plane_mask = 4,
+		.sqe.opcode = UBFAB_OP_WRITE, .peer = node, .plane_mask = 4,
 		.bytes = 64,
 	};
-	u64 one = ubfab_model_cost_ps(p, &a, &ex, NULL), t;
+	u64 one = ubfab_model_cost_ps(p, a, &ex, NULL), t;
 
-	ubfab_model_charge(&c, &a, &ex);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, one);
 	KUNIT_EXPECT_EQ(test, ex.model_ns, one / 1000);
 	/* alike but on another plane: the same cost, remembered */
 	ex.plane_mask = 8;
-	ubfab_model_charge(&c, &a, &ex);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, 2 * one);
 	KUNIT_EXPECT_EQ(test, c.last_ps, one);
 	/* another peer, length, opcode or plane count: priced anew */
-	ex.peer = &far;
-	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex, NULL);
-	ubfab_model_charge(&c, &a, &ex);
+	ex.peer = far;
+	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	ex.bytes = 65;
-	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex, NULL);
-	ubfab_model_charge(&c, &a, &ex);
+	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	ex.sqe.opcode = UBFAB_OP_READ;
-	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex, NULL);
-	ubfab_model_charge(&c, &a, &ex);
+	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	ex.plane_mask = 0x7f;
-	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex, NULL);
-	ubfab_model_charge(&c, &a, &ex);
+	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	/* a NOP after it: no crossing, the issue overhead */
 	ex = (struct ubfab_exec) { .sqe.opcode = UBFAB_OP_NOP };
 	t = c.now_ps + p->issue_ps;
-	ubfab_model_charge(&c, &a, &ex);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	/* the clock saturates */
 	ex = (struct ubfab_exec) { .sqe.opcode = UBFAB_OP_COMPUTE,
 				   .sqe.value = U64_MAX / 1000 };
-	ubfab_model_charge(&c, &a, &ex);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, U64_MAX);
 	KUNIT_EXPECT_EQ(test, ex.model_ns, U64_MAX / 1000);
+}
+
+/* Charge @ex, from @self to @peer, on a fresh clock at @now: its end. */
+static u64 ubfab_kunit_charge(struct ubfab_loc *self, struct ubfab_loc *peer,
+			      struct ubfab_exec *ex, u64 now)
+{
+	struct ubfab_model_clock c = { .now_ps = now };
+
+	ex->peer = peer;
+	ubfab_model_charge(&c, self, ex);
+	return c.now_ps;
+}
+
+/*
+ * Contention: transfers that share a link wait for each other, first
+ * come first served; disjoint ones do not; one earlier in modeled time
+ * than a link's last reservation passes it.
+ */
+static void ubfab_kunit_contention(struct kunit *test)
+{
+	struct ubfab_fabric *fab = ubfab_kunit_fabric(test);
+	struct ubfab_loc *n[10], *far[2];
+	struct ubfab_exec ex = {
+		.sqe.opcode = UBFAB_OP_WRITE, .plane_mask = 0x7f,
+		.bytes = SZ_1M,
+	};
+	/* 1 MiB over 7 links at 69.9% (ubfab_kunit_striping) */
+	u64 dur = 7653616, one, one_far;
+	unsigned int i;
+
+	for (i = 0; i < 10; i++)
+		n[i] = ubfab_kunit_entity(test, fab, i,
+					  ubfab_kunit_npu(0, i / 2, i % 2));
+	for (i = 0; i < 2; i++)
+		far[i] = ubfab_kunit_entity(test, fab, 10 + i,
+					    ubfab_kunit_npu(1, i, 0));
+	ex.peer = n[2];
+	one = ubfab_model_cost_ps(p, n[0], &ex, NULL);
+	ex.peer = far[0];
+	one_far = ubfab_model_cost_ps(p, n[0], &ex, NULL);
+
+	/* two senders into one receiver at once: the second waits */
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[0], n[2], &ex, 0), one);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[1], n[2], &ex, 0),
+			one + dur);
+	/* a disjoint pair does not */
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[4], n[6], &ex, 0), one);
+	/* far ahead in modeled time, then one behind it: it passes */
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[5], n[2], &ex, 10000000000),
+			10000000000 + one);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[7], n[2], &ex, 0), one);
+	/* to the other node, one L2 switch: the uplink is shared */
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[8], far[0], &ex, 0),
+			one_far);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[9], far[1], &ex, 0),
+			one_far + dur);
+	/* a READ's data comes over the peer's port and into the reader's */
+	ex.sqe.opcode = UBFAB_OP_READ;
+	ex.peer = n[6];
+	one = ubfab_model_cost_ps(p, n[3], &ex, NULL);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[3], n[6], &ex, 0), one);
+	/* n[6]'s rx took n[4]'s write: its tx is idle */
+	KUNIT_EXPECT_LT(test, one, ubfab_kunit_charge(n[3], n[7], &ex, 0));
 }
 
 static struct kunit_case ubfab_model_cases[] = {
@@ -379,6 +487,7 @@ static struct kunit_case ubfab_model_cases[] = {
 	KUNIT_CASE(ubfab_kunit_local),
 	KUNIT_CASE(ubfab_kunit_largest),
 	KUNIT_CASE(ubfab_kunit_clock),
+	KUNIT_CASE(ubfab_kunit_contention),
 	{}
 };
 

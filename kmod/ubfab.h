@@ -132,17 +132,33 @@ struct ubfab_stats_val {
 };
 
 /**
+ * struct ubfab_link - one direction of a link, as the fabric model's
+ *	contention sees it: its current busy period, in modeled
+ *	picoseconds (model.c)
+ * @since_ps: when the period began
+ * @end_ps: when its last reservation ends: a transfer that comes within
+ *	the period waits for it
+ */
+struct ubfab_link {
+	u64 since_ps;
+	u64 end_ps;
+};
+
+/**
  * struct ubfab_plane - one independent switching plane
  * @id: plane number, 0 .. planes - 1
  * @state: enum ubfab_state, READ_ONCE()/WRITE_ONCE()
  * @nr_l1: L1 switches, one per node
  * @nr_l2: L2 switches, joining the L1 ones
+ * @links: the links between them, both directions: node n's L1 up to L2
+ *	switch j at [(n * @nr_l2 + j) * 2], down from it at the next
  */
 struct ubfab_plane {
 	u32 id;
 	int state;
 	u32 nr_l1;
 	u32 nr_l2;
+	struct ubfab_link *links;
 };
 
 struct ubfab_entity;
@@ -158,6 +174,8 @@ struct ubfab_entity;
  * @error_ppm: fault injection in the model: transfers through here that
  *	hit a link error, per million
  * @delay_ps: fault injection in the model: latency added one way here
+ * @tx: the link from the entity into the plane's L1, for contention
+ * @rx: the link from the L1 to the entity
  *
  * The knobs are written by netlink.c under its state lock and read with
  * READ_ONCE() by the model (model.c).
@@ -170,6 +188,8 @@ struct ubfab_port {
 	u32 bw_permille;
 	u32 error_ppm;
 	u64 delay_ps;
+	struct ubfab_link tx;
+	struct ubfab_link rx;
 };
 
 /**

@@ -2684,10 +2684,15 @@ TEST_F(model, timing_only)
 		EXPECT_EQ(lens[i], tc.bytes);
 		EXPECT_EQ(0xa5, loc[0]);
 		EXPECT_EQ(0xa5, loc[lens[i] - 1]);
-		/* the same entry on a queue that moves it: same time */
+		/*
+		 * the same entry on a queue that moves it: the same time, 1 s
+		 * later (not to contend for the links t used)
+		 */
+		ASSERT_EQ(0, ubfab_queue_clock(n, 1000000000, NULL));
 		ubfab_prep_read(GET_SQE(n), self->loc_off, rem, lens[i]);
 		ASSERT_EQ(0, complete(n, &nc, 1));
-		EXPECT_EQ(nc.model_ns, tc.model_ns);
+		EXPECT_GE(tc.model_ns + 2, nc.model_ns - 1000000000);
+		EXPECT_LE(tc.model_ns, nc.model_ns - 1000000000 + 2);
 		EXPECT_EQ(0, loc[0]);
 		EXPECT_EQ(0, loc[lens[i] - 1]);
 		ubfab_queue_destroy(t);
@@ -2734,6 +2739,208 @@ TEST_F_TIMEOUT(model, plane_down, SLOW)
 	ASSERT_EQ(0, ubfab_port_set_state(self->nl, eid, 3, UBFAB_STATE_UP));
 	EXPECT_NEAR_NS(seven, model_cost(_metadata, self, self->q,
 					 UBFAB_OP_WRITE, NODE, SEG_LEN));
+}
+
+/*
+ * Contention in the fabric model: links shared by transfers share their
+ * bandwidth. Flows of timing-only queues (no payload to copy), each from
+ * a sender die to a receiver, driven round by round from one thread so
+ * that the host's order is the same in every run: one 1 MiB WRITE of
+ * every flow per round, each completed before the next is posted.
+ */
+#define FLOWS_MAX	17
+#define FLOW_LEN	(1U << 20)
+
+struct flow {
+	struct ubfab_dev *src, *dst;
+	struct ubfab_import imp;
+	struct ubfab_queue *q;
+	uint64_t loc;
+	uint64_t end;		/* model_ns of its last completion */
+};
+
+FIXTURE(contention) {
+	struct flow f[FLOWS_MAX];
+	int n;
+};
+
+FIXTURE_SETUP(contention)
+{
+	self->n = 0;
+}
+
+FIXTURE_TEARDOWN(contention)
+{
+	int i;
+
+	for (i = 0; i < self->n; i++) {
+		ubfab_queue_destroy(self->f[i].q);
+		ubfab_dev_close(self->f[i].src);
+		ubfab_dev_close(self->f[i].dst);
+	}
+	ubfab_unload();
+}
+
+/* Add a flow from entity @src to @dst. */
+static void add_flow(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(contention) *self, const char *src,
+		     const char *dst)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	struct flow *f = &self->f[self->n++];
+	uint64_t off;
+	uint32_t tid;
+
+	attr.flags = UBFAB_QUEUE_TIMING;
+	ASSERT_EQ(0, ubfab_dev_open(src, &f->src));
+	ASSERT_EQ(0, ubfab_dev_open(dst, &f->dst));
+	ASSERT_EQ(0, ubfab_dev_alloc(f->dst, FLOW_LEN, &off));
+	ASSERT_EQ(0, ubfab_dev_export(f->dst, off, FLOW_LEN, RWA, TOKEN, &tid));
+	ASSERT_EQ(0, ubfab_dev_import(f->src, ubfab_dev_eid(f->dst), tid,
+				      TOKEN, RWA, &f->imp));
+	ASSERT_EQ(0, ubfab_dev_alloc(f->src, FLOW_LEN, &f->loc));
+	ASSERT_EQ(0, ubfab_queue_create(f->src, &attr, &f->q));
+}
+
+/* @rounds rounds of one WRITE of @len bytes on every flow in turn. */
+static void run_flows(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(contention) *self, int rounds,
+		      uint32_t len)
+{
+	struct ubfab_cqe cqe;
+	int r, i;
+
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < self->n; i++) {
+			ubfab_prep_write(GET_SQE(self->f[i].q), self->f[i].loc,
+					 ubfab_import_addr(&self->f[i].imp, 0),
+					 len);
+			ASSERT_EQ(0, complete(self->f[i].q, &cqe, 1));
+			ASSERT_EQ(UBFAB_CQE_OK, cqe.status);
+			self->f[i].end = cqe.model_ns;
+		}
+	}
+}
+
+/*
+ * The modeled ns of one WRITE of @len bytes from @src to @dst on idle
+ * links, on a fresh queue.
+ */
+static uint64_t alone(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(contention) *self, const char *src,
+		      const char *dst, uint32_t len)
+{
+	uint64_t t;
+
+	add_flow(_metadata, self, src, dst);
+	run_flows(_metadata, self, 1, len);
+	t = self->f[0].end;
+	ubfab_queue_destroy(self->f[0].q);
+	ubfab_dev_close(self->f[0].src);
+	ubfab_dev_close(self->f[0].dst);
+	self->n = 0;
+	return t;
+}
+
+/* Whether @a is within @pct percent of @b. */
+#define EXPECT_WITHIN(a, b, pct)					\
+	EXPECT_GE((a) * 100, (b) * (100 - (pct)));			\
+	EXPECT_LE((a) * 100, (b) * (100 + (pct)))
+
+/*
+ * Incast: 8 senders into one receiver. In the first round the last
+ * completes about 8 times later than one alone; over the rounds each gets
+ * about 1/8 of the bandwidth. npu15 is die 1 of chip 7; the senders sit
+ * on chips 0 to 3, so every flow crosses the plane's L1.
+ */
+TEST_F(contention, incast)
+{
+	uint64_t one, ser, first_last = 0;
+	char name[16];
+	int i;
+
+	ASSERT_EQ(0, ubfab_reload(""));
+	/* 1 MiB alone, and its serialization: less what 64 bytes take */
+	one = alone(_metadata, self, "npu8", "npu14", FLOW_LEN);
+	ser = one - alone(_metadata, self, "npu9", "npu13", 64);
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "npu%d", i);
+		add_flow(_metadata, self, name, "npu15");
+	}
+	run_flows(_metadata, self, 1, FLOW_LEN);
+	for (i = 0; i < 8; i++)
+		first_last = first_last > self->f[i].end ? first_last :
+			     self->f[i].end;
+	/* the last waited for the 7 before it */
+	EXPECT_WITHIN(first_last, one + 7 * ser, 1);
+	run_flows(_metadata, self, 7, FLOW_LEN);
+	/*
+	 * 8 rounds of 8 flows through one port, first come first served: the
+	 * last flow ends after all 64 serializations, the first 7 before
+	 * that, so each got between 1/8 and 1/7 of the port
+	 */
+	EXPECT_WITHIN(self->f[7].end, one + 63 * ser, 1);
+	for (i = 0; i < 8; i++) {
+		EXPECT_LE(56 * ser, self->f[i].end);
+		/* (ser less 64 bytes' few ns: 1 %) */
+		EXPECT_GE((one + 63 * ser) * 101 / 100, self->f[i].end);
+	}
+}
+
+/* Disjoint pairs do not slow each other down. */
+TEST_F(contention, disjoint)
+{
+	static const char *const pairs[][2] = {
+		{ "npu0", "npu2" }, { "npu4", "npu6" }, { "npu8", "npu10" },
+		{ "npu12", "npu14" },
+	};
+	uint64_t one;
+	int i;
+
+	ASSERT_EQ(0, ubfab_reload(""));
+	one = alone(_metadata, self, "npu1", "npu3", FLOW_LEN);
+	for (i = 0; i < 4; i++)
+		add_flow(_metadata, self, pairs[i][0], pairs[i][1]);
+	run_flows(_metadata, self, 4, FLOW_LEN);
+	/* (whole ns of clocks kept in ps: a few more or less) */
+	for (i = 0; i < 4; i++)
+		EXPECT_WITHIN(self->f[i].end, 4 * one, 1);
+}
+
+/*
+ * Node to node through one L2 switch per plane: 16 flows from node 0's
+ * dies to node 1's share each plane's one uplink of 28 GB/s, so all
+ * together they get 7 x 28 GB/s at the write efficiency, 137 GB/s, what
+ * one flow alone gets: each 1/16 of it.
+ */
+TEST_F_TIMEOUT(contention, uplink, SLOW)
+{
+	uint64_t one, ser;
+	char src[16], dst[16];
+	int i;
+
+	/* 1 MiB alone less 64 bytes alone: its serialization */
+	ASSERT_EQ(0, ubfab_reload("l2_per_plane=1"));
+	one = alone(_metadata, self, "npu0", "npu16", FLOW_LEN);
+	ASSERT_EQ(0, ubfab_reload("l2_per_plane=1"));
+	ser = one - alone(_metadata, self, "npu0", "npu16", 64);
+	ASSERT_EQ(0, ubfab_reload("l2_per_plane=1"));
+	for (i = 0; i < 16; i++) {
+		snprintf(src, sizeof(src), "npu%d", i);
+		snprintf(dst, sizeof(dst), "npu%d", 16 + i);
+		add_flow(_metadata, self, src, dst);
+	}
+	run_flows(_metadata, self, 4, FLOW_LEN);
+	/*
+	 * 64 MiB through one uplink per plane: the last flow ends after 64
+	 * serializations; each got between 1/16 and 1/12 of the uplinks
+	 */
+	EXPECT_WITHIN(self->f[15].end, one + 63 * ser, 1);
+	for (i = 0; i < 16; i++) {
+		EXPECT_LE(48 * ser, self->f[i].end);
+		/* (ser less 64 bytes' few ns: 1 %) */
+		EXPECT_GE((one + 63 * ser) * 101 / 100, self->f[i].end);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -85,7 +85,15 @@ struct model_bench {
 	struct peer peers[NR_TARGETS][NR_NODES];
 	struct cell cells[NR_MODEL_FIGS][NR_TARGETS][NR_MODEL_OPS][NR_NODES];
 	unsigned int missed;			/* cells beyond the tolerance */
+	uint64_t epoch_ns;			/* the next run's start */
 };
+
+/*
+ * Modeled ns between one run's end and the next one's start: the links
+ * the model reserved for the one are idle again, so that no run waits
+ * for another's (contention, Documentation/model.rst).
+ */
+#define EPOCH_GAP_NS	1000000
 
 /*
  * ubfab_entity_dump() callback: the first entity, in EID order, of each
@@ -246,8 +254,9 @@ static int model_setup(struct bench *b)
 /*
  * Runs @ops entries of @opcode, @length bytes each, from the importer's
  * range to the start of @p's segment (or back), posted together on a
- * fresh queue; *ns: the modeled nanoseconds from the queue's clock before
- * them to the last one's completion (model_ns). 0 or -errno (printed).
+ * fresh queue whose clock starts after every earlier run; *ns: the
+ * modeled nanoseconds from the queue's clock before them to the last
+ * one's completion (model_ns). 0 or -errno (printed).
  */
 static int run_entries(struct bench *b, const struct peer *p, uint8_t opcode,
 		       uint32_t length, unsigned int ops, uint64_t *ns)
@@ -263,7 +272,7 @@ static int run_entries(struct bench *b, const struct peer *p, uint8_t opcode,
 		fail("creating a queue", err);
 		return err;
 	}
-	err = ubfab_queue_clock(q, 0, &start);
+	err = ubfab_queue_clock(q, b->model->epoch_ns, &start);
 	if (err) {
 		fprintf(stderr, "ubbench: model: reading a queue's modeled clock: %s%s\n",
 			strerror(-err),
@@ -296,6 +305,7 @@ static int run_entries(struct bench *b, const struct peer *p, uint8_t opcode,
 		ubfab_queue_cqe_seen(q);
 	}
 	*ns = end - start;
+	b->model->epoch_ns = end + EPOCH_GAP_NS;
 out:
 	ubfab_queue_destroy(q);
 	return err < 0 ? err : 0;
