@@ -37,8 +37,8 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
- * ubctl binds to the 1.1 versions of the entity calls and the 1.4 version
- * of ubfab_nl_event_read (lib/topo.c).
+ * ubctl binds to the 1.1 versions of the entity calls and the 1.4
+ * versions of the port calls and of ubfab_nl_event_read (lib/topo.c).
  */
 #define VERSION_1_1(sym)	__attribute__((symver(#sym "@@UBFAB_1.1")))
 #define VERSION_1_4(sym)	__attribute__((symver(#sym "@@UBFAB_1.4")))
@@ -189,8 +189,9 @@ int fake_entity_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg)
 	return 0;
 }
 
-int ubfab_port_get(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
-		   struct ubfab_port_info *p)
+VERSION_1_4(ubfab_port_get)
+int fake_port_get(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+		  struct ubfab_port_info *p)
 {
 	uint64_t ops = (eid % 5) * 1000 + plane;
 
@@ -209,8 +210,9 @@ int ubfab_port_get(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
 	return 0;
 }
 
-int ubfab_port_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_port_cb cb,
-		    void *arg)
+VERSION_1_4(ubfab_port_dump)
+int fake_port_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_port_cb cb,
+		   void *arg)
 {
 	struct ubfab_port_info p;
 	uint32_t e, plane;
@@ -220,7 +222,7 @@ int ubfab_port_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_port_cb cb,
 		return -ENODEV;
 	for (e = 0; e < entities(nl); e++) {
 		for (plane = 0; eid == UBFAB_EID_ANY || e == eid; plane++) {
-			if (ubfab_port_get(nl, e, plane, &p))
+			if (fake_port_get(nl, e, plane, &p))
 				break;
 			ret = cb(&p, arg);
 			if (ret)
@@ -248,7 +250,7 @@ int ubfab_plane_get(struct ubfab_nl *nl, uint32_t id,
 		.l1_switches = nl->f->nodes, .l2_switches = nl->f->l2_per_plane,
 	};
 	for (eid = 0; eid < entities(nl); eid++) {
-		ubfab_port_get(nl, eid, id, &p);
+		fake_port_get(nl, eid, id, &p);
 		out->ports++;
 		out->ports_up += p.state == UBFAB_STATE_UP;
 		out->stats.tx_bytes += p.stats.tx_bytes;

@@ -591,21 +591,23 @@ else
 	not_ok "soname is libubfab.so.1" "soname: $soname"
 fi
 # 13 functions at UBFAB_1.0, of which the 3 entity calls have a 1.1
-# default version too, 16 new ones at UBFAB_1.1, 12 at UBFAB_1.2, of
-# which ubfab_nl_event_read has a 1.4 default version, 1 at UBFAB_1.3 and
-# 4 new ones at UBFAB_1.4
+# default version too and the 2 port calls (get, dump) a 1.4 one, 16 new
+# ones at UBFAB_1.1, 12 at UBFAB_1.2, of which ubfab_nl_event_read has a
+# 1.4 default version, 1 at UBFAB_1.3 and 6 new ones at UBFAB_1.4
 syms=$(nm -D --defined-only "$libo/libubfab.so.1.4.0" 2>/dev/null |
        awk '{ print $3 }')
 others=$(echo "$syms" | grep -v -x -e 'UBFAB_1\.[01234]' \
 	 -e 'ubfab_[a-z_]*@@*UBFAB_1\.[01234]')
 count() { echo "$syms" | grep -c -x "ubfab_[a-z_]*$1"; }
 entity=$(echo "$syms" | grep -c -x 'ubfab_entity_[a-z_]*@UBFAB_1\.0')
+port=$(echo "$syms" | grep -c -x 'ubfab_port_\(get\|dump\)@UBFAB_1\.0')
 event=$(echo "$syms" | grep -c -x 'ubfab_nl_event_read@UBFAB_1\.2')
 if [ -z "$others" ] && [ "$(count '@*@UBFAB_1\.0')" -eq 13 ] &&
-   [ "$entity" -eq 3 ] && [ "$(count '@@UBFAB_1\.1')" -eq 19 ] &&
+   [ "$entity" -eq 3 ] && [ "$port" -eq 2 ] &&
+   [ "$(count '@@UBFAB_1\.1')" -eq 19 ] &&
    [ "$(count '@*@UBFAB_1\.2')" -eq 12 ] && [ "$event" -eq 1 ] &&
    [ "$(count '@@UBFAB_1\.3')" -eq 1 ] &&
-   [ "$(count '@@UBFAB_1\.4')" -eq 5 ]; then
+   [ "$(count '@@UBFAB_1\.4')" -eq 9 ]; then
 	ok "exports the API at UBFAB_1.0 to UBFAB_1.4, nothing else"
 else
 	not_ok "exports the API at UBFAB_1.0 to UBFAB_1.4, nothing else" \
