@@ -493,6 +493,10 @@ static uint64_t json_sum(const char *json, const char *key)
 	return sum;
 }
 
+/* A healthy port's fault knobs, as "ubctl -j" prints them. */
+static const char healthy[] =
+	"\"bw_permille\":1000,\"delay_ps\":0,\"error_ppm\":0";
+
 /* ubctl port set and plane set change what show reports, and say nothing. */
 TEST_F(ctl, ubctl_set)
 {
@@ -509,8 +513,8 @@ TEST_F(ctl, ubctl_set)
 	EXPECT_EQ(UBFAB_STATE_UP, port_state(self->nl, 1, 1));
 	ASSERT_EQ(0, run_ubctl(out, false, "-j port show npu1 plane 2"));
 	snprintf(want, sizeof(want),
-		 "[{\"entity\":\"npu1\",\"eid\":1,\"plane\":2,\"state\":\"down\",%s}]\n",
-		 zero);
+		 "[{\"entity\":\"npu1\",\"eid\":1,\"plane\":2,\"state\":\"down\",%s,%s}]\n",
+		 healthy, zero);
 	EXPECT_STREQ(want, out);
 	/* by EID, keywords in either order, the state shortened */
 	ASSERT_EQ(0, run_ubctl(out, false, "port set eid 1 state u plane 2"));
@@ -962,11 +966,11 @@ TEST_F(ctl, ubctl_monitor_json)
 		SKIP(return, "no ubctl in $PATH");
 	ASSERT_EQ(0, ubfab_entity_get_by_name(self->nl, "cpu0", &e));
 	snprintf(want, sizeof(want),
-		 "{\"event\":\"port_state\",\"entity\":\"npu3\",\"eid\":3,\"plane\":2,\"state\":\"down\"}\n"
+		 "{\"event\":\"port_state\",\"entity\":\"npu3\",\"eid\":3,\"plane\":2,\"state\":\"down\",%s}\n"
 		 "{\"event\":\"plane_state\",\"plane\":1,\"state\":\"down\"}\n"
 		 "{\"event\":\"entity_reset\",\"entity\":\"cpu0\",\"eid\":%u}\n"
 		 "{\"event\":\"plane_state\",\"plane\":1,\"state\":\"up\"}\n",
-		 e.eid);
+		 healthy, e.eid);
 	check_monitor(_metadata, self, true, SIGTERM,
 		      "\"entity\":\"npu0\",\"eid\":0,\"plane\":0,", fault_cmds,
 		      want);
