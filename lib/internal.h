@@ -156,11 +156,24 @@ int libubfab_entity_get_by_name_1_0(struct ubfab_nl *nl, const char *name,
 int libubfab_entity_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg);
 
 /*
- * ubfab_nl_event_read() as exported at version 1.4, with model events,
- * and at 1.2, which skips them (topo.c).
+ * The port calls as exported at version 1.4 (the names of libubfab.h)
+ * and at 1.0, where @out is the 1.0 struct ubfab_port_info, which ends
+ * before the fault knobs (topo.c).
+ */
+int libubfab_port_get(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+		      struct ubfab_port_info *out);
+int libubfab_port_get_1_0(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+			  void *out);
+int libubfab_port_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_port_cb cb,
+		       void *arg);
+
+/*
+ * ubfab_nl_event_read() as exported at version 1.4, with model events
+ * and the port's fault knobs, and at 1.2, which skips model events and
+ * fills the 1.2 struct ubfab_nl_event, @ev (topo.c).
  */
 int libubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev);
-int libubfab_nl_event_read_1_2(struct ubfab_nl *nl, struct ubfab_nl_event *ev);
+int libubfab_nl_event_read_1_2(struct ubfab_nl *nl, void *ev);
 
 /**
  * libubfab_event_decode() - decode one notification of the family

@@ -16,8 +16,9 @@
  * UBFAB_1.1), as is struct ubfab_entity_info's auth_failures. The queue
  * API, fault injection (port and plane states, entity reset) and the
  * events that announce it are new in version 1.2 (UBFAB_1.2); the fabric
- * model's parameters (read, set, and their events) in version 1.4
- * (UBFAB_1.4).
+ * model's parameters (read, set, and their events) and the ports' fault
+ * knobs in the model (struct ubfab_port_info's, ubfab_port_set_faults())
+ * in version 1.4 (UBFAB_1.4).
  *
  * Conventions
  *   Every function returning int returns 0 on success or a negative errno
@@ -52,10 +53,16 @@ extern "C" {
 /* Matches any entity where a function takes an EID filter. */
 #define UBFAB_EID_ANY	UINT32_MAX
 
-/* Value of the entity fields that do not apply to its kind. */
+/*
+ * Value of a 32-bit field that does not apply (the entity fields of the
+ * other kind) or that the kernel does not report (an older ubfab.ko).
+ */
 #define UBFAB_FIELD_NONE	UINT32_MAX
 
-/* Value of a counter the kernel does not report (an older ubfab.ko). */
+/*
+ * Value of a counter, or another 64-bit field, that the kernel does not
+ * report (an older ubfab.ko).
+ */
 #define UBFAB_COUNT_NONE	UINT64_MAX
 
 /** struct ubfab_nl - an opaque generic netlink session to ubfab.ko */
@@ -220,18 +227,39 @@ struct ubfab_stats {
 	uint64_t errors;
 };
 
+/* A port's bw_permille at full bandwidth: the default, a healthy link. */
+#define UBFAB_PORT_BW_FULL	1000
+
 /**
  * struct ubfab_port_info - the UB port of one entity into one plane
  * @eid: owning entity
  * @plane: plane the port attaches to
  * @state: enum ubfab_state
  * @stats: traffic counters
+ * @bw_permille: fault knob of the fabric model: the link's bandwidth at
+ *	this port, per mille of the model's link-mbps, 1..1000
+ *	(UBFAB_PORT_BW_FULL, the default, is a healthy link)
+ * @error_ppm: fault knob: transfers through this port that hit a link
+ *	error (and retry, at a modeled cost), per million, 0..10^6
+ *	(default 0)
+ * @delay_ps: fault knob: latency added one way at this port, in
+ *	picoseconds, 0..10^12 (default 0)
+ *
+ * The fault knobs change modeled time only (Documentation/model.rst,
+ * "Faults in the model"); ubfab_port_set_faults() sets them. They are
+ * new in version 1.4: a program built against an earlier version gets
+ * the struct it knows, which ends before them. A kernel without them (an
+ * older ubfab.ko) does not report them: @bw_permille and @error_ppm are
+ * then UBFAB_FIELD_NONE and @delay_ps is UBFAB_COUNT_NONE.
  */
 struct ubfab_port_info {
 	uint32_t eid;
 	uint32_t plane;
 	uint32_t state;
 	struct ubfab_stats stats;
+	uint32_t bw_permille;
+	uint32_t error_ppm;
+	uint64_t delay_ps;
 };
 
 /**
@@ -239,7 +267,7 @@ struct ubfab_port_info {
  * @nl: session
  * @eid: owning entity
  * @plane: plane of the port
- * @out: receives the port
+ * @out: receives the port, its fault knobs included (since version 1.4)
  *
  * Return: 0; -ENODEV if there is no such entity or plane; or a negative
  * errno.
@@ -510,7 +538,8 @@ int ubfab_model_set(struct ubfab_nl *nl, const char *profile,
  * @state: UBFAB_STATE_UP or UBFAB_STATE_DOWN
  *
  * A port that is down carries no transfer. Setting the state the port
- * already has changes nothing and sends no event.
+ * already has changes nothing and sends no event. ubfab_port_set_faults()
+ * sets the state together with the port's fault knobs.
  *
  * Return: 0; -ENODEV if there is no such entity or plane; -EINVAL if
  * @state is no enum ubfab_state; -EPERM without CAP_NET_ADMIN; or a
@@ -518,6 +547,57 @@ int ubfab_model_set(struct ubfab_nl *nl, const char *profile,
  */
 int ubfab_port_set_state(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
 			 uint32_t state);
+
+/* Bits of struct ubfab_port_faults' mask: the members to set. */
+#define UBFAB_PORT_FAULT_STATE	(1U << 0)
+#define UBFAB_PORT_FAULT_BW	(1U << 1)
+#define UBFAB_PORT_FAULT_DELAY	(1U << 2)
+#define UBFAB_PORT_FAULT_ERRORS	(1U << 3)
+
+/**
+ * struct ubfab_port_faults - what ubfab_port_set_faults() sets of a port
+ * @mask: UBFAB_PORT_FAULT_* bits, at least one: the members below to
+ *	set; the port keeps what it has of the others
+ * @state: UBFAB_STATE_UP or UBFAB_STATE_DOWN (UBFAB_PORT_FAULT_STATE)
+ * @bw_permille: 1..1000 (UBFAB_PORT_FAULT_BW)
+ * @error_ppm: 0..10^6 (UBFAB_PORT_FAULT_ERRORS)
+ * @delay_ps: 0..10^12 (UBFAB_PORT_FAULT_DELAY)
+ *
+ * The members mean what those of struct ubfab_port_info do. Since
+ * version 1.4.
+ */
+struct ubfab_port_faults {
+	uint32_t mask;
+	uint32_t state;
+	uint32_t bw_permille;
+	uint32_t error_ppm;
+	uint64_t delay_ps;
+};
+
+/**
+ * ubfab_port_set_faults() - set a port's state and fault knobs at once
+ * @nl: session
+ * @eid: the entity
+ * @plane: plane of the port
+ * @f: what to set
+ *
+ * One request, all or nothing: if the kernel refuses any member, nothing
+ * changes. The knobs change modeled time only: entries that run
+ * afterwards are priced with them (Documentation/model.rst, "Faults in
+ * the model"). When anything changed, subscribers get one
+ * UBFAB_CMD_PORT_NTF event, with the port as after the change; setting
+ * what the port already has changes nothing and sends no event. Since
+ * version 1.4.
+ *
+ * Return: 0; -ENODEV if there is no such entity or plane; -ERANGE if a
+ * knob is out of its range; -EINVAL if @f is NULL, its @mask is 0 or has
+ * other bits, @state is no enum ubfab_state, or the kernel has no fault
+ * knobs (an older ubfab.ko, which refuses their attributes);
+ * -EPERM without CAP_NET_ADMIN; or a negative errno. ubfab_nl_errmsg()
+ * says what the kernel refused.
+ */
+int ubfab_port_set_faults(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+			  const struct ubfab_port_faults *f);
 
 /**
  * ubfab_plane_set_state() - bring a whole plane up or down
@@ -548,8 +628,8 @@ int ubfab_entity_reset(struct ubfab_nl *nl, uint32_t eid);
 
 /**
  * struct ubfab_nl_event - one notification of the "events" group
- * @cmd: what happened: UBFAB_CMD_PORT_NTF (a port's state changed; @port
- *	is valid), UBFAB_CMD_PLANE_NTF (a plane's state changed; @plane),
+ * @cmd: what happened: UBFAB_CMD_PORT_NTF (a port's state or fault knobs
+ *	changed; @port is valid), UBFAB_CMD_PLANE_NTF (a plane's state changed; @plane),
  *	UBFAB_CMD_ENTITY_RESET_NTF (an entity was reset; @entity) or, since
  *	version 1.4, UBFAB_CMD_MODEL_NTF (parameters of the model changed;
  *	@model)
@@ -558,6 +638,9 @@ int ubfab_entity_reset(struct ubfab_nl *nl, uint32_t eid);
  * @entity: the entity reset
  * @model: the whole model, as after the change; the caller owns it and
  *	releases it with ubfab_model_free()
+ *
+ * Version 1.4 made it longer, with @port's fault knobs: a program built
+ * against an earlier version gets the struct it knows.
  */
 struct ubfab_nl_event {
 	uint32_t cmd;

@@ -134,12 +134,28 @@ static void put_stats(struct nl_msg *msg, int attr, uint64_t base)
 	nla_nest_end(msg, nest);
 }
 
-static void put_port(struct nl_msg *msg, uint32_t eid, uint32_t plane)
+/* A port as a kernel without fault knobs reports it. */
+static void put_port_old(struct nl_msg *msg, uint32_t eid, uint32_t plane)
 {
 	nla_put_u32(msg, UBFAB_A_PORT_EID, eid);
 	nla_put_u32(msg, UBFAB_A_PORT_PLANE, plane);
 	nla_put_u32(msg, UBFAB_A_PORT_STATE, UBFAB_STATE_UP);
 	put_stats(msg, UBFAB_A_PORT_STATS, 100 * plane);
+}
+
+/* The knobs of port @plane of the fake kernel's ports: a u64 past 2^32. */
+#define KNOB_BW(plane)		(1000 - (plane))
+#define KNOB_DELAY(plane)	(((uint64_t)(plane) << 33) + 7)
+#define KNOB_ERRORS(plane)	(1000000 - (plane))
+
+/* A port with its fault knobs, as the kernel reports it. */
+static void put_port(struct nl_msg *msg, uint32_t eid, uint32_t plane)
+{
+	nla_put_u32(msg, UBFAB_A_PORT_BW_PERMILLE, KNOB_BW(plane));
+	put_u64_pad(msg, UBFAB_A_PORT_DELAY_PS, KNOB_DELAY(plane),
+		    UBFAB_A_PORT_PAD);
+	put_port_old(msg, eid, plane);
+	nla_put_u32(msg, UBFAB_A_PORT_ERROR_PPM, KNOB_ERRORS(plane));
 }
 
 static void put_plane(struct nl_msg *msg, uint32_t id)
@@ -414,6 +430,7 @@ struct walk {
 	unsigned int calls;
 	unsigned int stop_at;
 	uint64_t tx_bytes[8];
+	struct ubfab_port_info last;
 };
 
 static int port_cb(const struct ubfab_port_info *p, void *arg)
@@ -421,10 +438,11 @@ static int port_cb(const struct ubfab_port_info *p, void *arg)
 	struct walk *w = arg;
 
 	w->tx_bytes[w->calls % 8] = p->stats.tx_bytes;
+	w->last = *p;
 	return ++w->calls == w->stop_at ? 42 : 0;
 }
 
-/* port dump: nested stats, errors in NLMSG_DONE */
+/* port dump: nested stats, fault knobs, errors in NLMSG_DONE */
 TEST_F(nl, port_dump)
 {
 	struct walk w = { 0 };
@@ -440,6 +458,9 @@ TEST_F(nl, port_dump)
 	ASSERT_EQ(0, REQUEST(ubfab_port_dump(&nl, 5, port_cb, &w)));
 	ASSERT_EQ(3, w.calls);
 	ASSERT_EQ(200 + UBFAB_A_STATS_TX_BYTES, w.tx_bytes[2]);
+	EXPECT_EQ(KNOB_BW(2), w.last.bw_permille);
+	EXPECT_EQ(KNOB_DELAY(2), w.last.delay_ps);
+	EXPECT_EQ(KNOB_ERRORS(2), w.last.error_ppm);
 
 	/* stats missing a counter */
 	msg = data_new(UBFAB_CMD_PORT_GET, true);
@@ -456,6 +477,223 @@ TEST_F(nl, port_dump)
 	end_send(true, -ENODEV, "no such entity", false);
 	ASSERT_EQ(-ENODEV, REQUEST(ubfab_port_dump(&nl, 99, port_cb, &w)));
 	ASSERT_STREQ("no such entity", ubfab_nl_errmsg(&nl));
+}
+
+static void put_port_u32_delay(struct nl_msg *msg, uint32_t eid,
+			       uint32_t plane)
+{
+	put_port_old(msg, eid, plane);
+	nla_put_u32(msg, UBFAB_A_PORT_DELAY_PS, 5);
+}
+
+/* Queue a do reply: one port message from @fill, then the ack. */
+static void port_reply(void (*fill)(struct nl_msg *msg, uint32_t eid,
+				    uint32_t plane), uint32_t plane)
+{
+	struct nl_msg *msg = data_new(UBFAB_CMD_PORT_GET, false);
+
+	fill(msg, 4, plane);
+	reply_send(msg);
+	ack_send();
+}
+
+/*
+ * port get: the fault knobs, their values from an older kernel (none),
+ * and what the 1.0 version fills of the 1.0 struct: not a byte more
+ */
+TEST_F(nl, port_knobs)
+{
+	union {
+		struct ubfab_port_info p;
+		unsigned char bytes[sizeof(struct ubfab_port_info)];
+	} u;
+	const size_t size_1_0 = offsetof(struct ubfab_port_info, bw_permille);
+	size_t i;
+
+	port_reply(put_port, 6);
+	ASSERT_EQ(0, REQUEST(ubfab_port_get(&nl, 4, 6, &u.p)));
+	EXPECT_EQ(4, u.p.eid);
+	EXPECT_EQ(6, u.p.plane);
+	EXPECT_EQ(KNOB_BW(6), u.p.bw_permille);
+	EXPECT_EQ(KNOB_DELAY(6), u.p.delay_ps);
+	EXPECT_EQ(KNOB_ERRORS(6), u.p.error_ppm);
+
+	port_reply(put_port_old, 1);
+	ASSERT_EQ(0, REQUEST(ubfab_port_get(&nl, 4, 1, &u.p)));
+	EXPECT_EQ(1, u.p.plane);
+	EXPECT_EQ(UBFAB_FIELD_NONE, u.p.bw_permille);
+	EXPECT_EQ(UBFAB_COUNT_NONE, u.p.delay_ps);
+	EXPECT_EQ(UBFAB_FIELD_NONE, u.p.error_ppm);
+
+	memset(&u, 0xa5, sizeof(u));
+	port_reply(put_port, 6);
+	ASSERT_EQ(0, REQUEST(libubfab_port_get_1_0(&nl, 4, 6, &u)));
+	EXPECT_EQ(4, u.p.eid);
+	EXPECT_EQ(6, u.p.plane);
+	EXPECT_EQ(600 + UBFAB_A_STATS_ERRORS, u.p.stats.errors);
+	for (i = size_1_0; i < sizeof(u); i++)
+		ASSERT_EQ(0xa5, u.bytes[i]) TH_LOG("byte %zu written", i);
+
+	/* errors are passed on, and nothing is written */
+	memset(&u, 0xa5, sizeof(u));
+	end_send(false, -ENODEV, NULL, true);
+	ASSERT_EQ(-ENODEV, REQUEST(libubfab_port_get_1_0(&nl, 4, 7, &u)));
+	ASSERT_EQ(0xa5, u.bytes[0]);
+	ASSERT_EQ(-EINVAL, libubfab_port_get_1_0(&nl, 4, 6, NULL));
+
+	/* a knob of the wrong size is malformed */
+	port_reply(put_port_u32_delay, 1);
+	ASSERT_EQ(-EPROTO, REQUEST(ubfab_port_get(&nl, 4, 1, &u.p)));
+}
+
+/* What the fake kernel read of a port-set request. */
+struct port_request {
+	unsigned int nattrs;
+	bool has[UBFAB_A_PORT_MAX + 1];
+	uint64_t value[UBFAB_A_PORT_MAX + 1];
+};
+
+/*
+ * Read the request the session sent last into @r: 0, or -1 if it is no
+ * acked port-set request or an attribute is not of its type.
+ */
+static int port_request_read(struct port_request *r)
+{
+	static const struct nla_policy policy[UBFAB_A_PORT_MAX + 1] = {
+		[UBFAB_A_PORT_EID] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+		[UBFAB_A_PORT_PLANE] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+		[UBFAB_A_PORT_STATE] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+		[UBFAB_A_PORT_BW_PERMILLE] = { .type = NLA_U32, .minlen = 4,
+					       .maxlen = 4 },
+		[UBFAB_A_PORT_DELAY_PS] = { .type = NLA_U64, .minlen = 8,
+					    .maxlen = 8 },
+		[UBFAB_A_PORT_ERROR_PPM] = { .type = NLA_U32, .minlen = 4,
+					     .maxlen = 4 },
+	};
+	static uint64_t buf[512];
+	struct nlmsghdr *hdr = (struct nlmsghdr *)buf;
+	struct nlattr *tb[UBFAB_A_PORT_MAX + 1], *a;
+	struct genlmsghdr *gnlh;
+	ssize_t len;
+	int rem, t;
+
+	memset(r, 0, sizeof(*r));
+	len = recv(nl_socket_get_fd(kernel), buf, sizeof(buf), MSG_DONTWAIT);
+	if (len <= 0 || !nlmsg_ok(hdr, len) || !genlmsg_valid_hdr(hdr, 0))
+		return -1;
+	gnlh = nlmsg_data(hdr);
+	if (hdr->nlmsg_type != FAMILY || gnlh->cmd != UBFAB_CMD_PORT_SET ||
+	    !(hdr->nlmsg_flags & NLM_F_ACK) ||
+	    genlmsg_parse(hdr, 0, tb, UBFAB_A_PORT_MAX, policy) < 0)
+		return -1;
+	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem)
+		r->nattrs++;
+	for (t = 0; t <= UBFAB_A_PORT_MAX; t++) {
+		if (!tb[t])
+			continue;
+		r->has[t] = true;
+		r->value[t] = policy[t].type == NLA_U64 ? nla_get_u64(tb[t]) :
+							  nla_get_u32(tb[t]);
+	}
+	return 0;
+}
+
+/*
+ * port set: the state and the knobs of the mask, each of its type, in one
+ * request; the kernel's refusal passed on; a bad mask refused first
+ */
+TEST_F(nl, port_set_faults)
+{
+	struct ubfab_port_faults f = {
+		.mask = UBFAB_PORT_FAULT_STATE | UBFAB_PORT_FAULT_BW |
+			UBFAB_PORT_FAULT_DELAY | UBFAB_PORT_FAULT_ERRORS,
+		.state = UBFAB_STATE_DOWN,
+		.bw_permille = 250,
+		.delay_ps = 1000000000000ULL,
+		.error_ppm = 1000000,
+	};
+	struct port_request r;
+
+	ack_send();
+	ASSERT_EQ(0, REQUEST(ubfab_port_set_faults(&nl, 9, 3, &f)));
+	ASSERT_EQ(0, port_request_read(&r));
+	EXPECT_EQ(6, r.nattrs);
+	EXPECT_EQ(9, r.value[UBFAB_A_PORT_EID]);
+	EXPECT_EQ(3, r.value[UBFAB_A_PORT_PLANE]);
+	EXPECT_EQ(UBFAB_STATE_DOWN, r.value[UBFAB_A_PORT_STATE]);
+	EXPECT_EQ(250, r.value[UBFAB_A_PORT_BW_PERMILLE]);
+	EXPECT_EQ(1000000000000ULL, r.value[UBFAB_A_PORT_DELAY_PS]);
+	EXPECT_EQ(1000000, r.value[UBFAB_A_PORT_ERROR_PPM]);
+
+	/* only the members of the mask */
+	f.mask = UBFAB_PORT_FAULT_DELAY;
+	f.delay_ps = 0;
+	ack_send();
+	ASSERT_EQ(0, REQUEST(ubfab_port_set_faults(&nl, 9, 3, &f)));
+	ASSERT_EQ(0, port_request_read(&r));
+	EXPECT_EQ(3, r.nattrs);
+	EXPECT_TRUE(r.has[UBFAB_A_PORT_DELAY_PS]);
+	EXPECT_EQ(0, r.value[UBFAB_A_PORT_DELAY_PS]);
+	f.mask = UBFAB_PORT_FAULT_BW | UBFAB_PORT_FAULT_ERRORS;
+	ack_send();
+	ASSERT_EQ(0, REQUEST(ubfab_port_set_faults(&nl, 9, 3, &f)));
+	ASSERT_EQ(0, port_request_read(&r));
+	EXPECT_EQ(4, r.nattrs);
+	EXPECT_FALSE(r.has[UBFAB_A_PORT_STATE]);
+	EXPECT_FALSE(r.has[UBFAB_A_PORT_DELAY_PS]);
+	EXPECT_EQ(250, r.value[UBFAB_A_PORT_BW_PERMILLE]);
+	/* the state alone, as ubfab_port_set_state() sends it */
+	ack_send();
+	ASSERT_EQ(0, REQUEST(ubfab_port_set_state(&nl, 2, 1, UBFAB_STATE_UP)));
+	ASSERT_EQ(0, port_request_read(&r));
+	EXPECT_EQ(3, r.nattrs);
+	EXPECT_EQ(2, r.value[UBFAB_A_PORT_EID]);
+	EXPECT_EQ(UBFAB_STATE_UP, r.value[UBFAB_A_PORT_STATE]);
+
+	/* the kernel's refusal and its reason are passed on */
+	end_send(false, -ERANGE, "value out of range", false);
+	ASSERT_EQ(-ERANGE, REQUEST(ubfab_port_set_faults(&nl, 9, 3, &f)));
+	EXPECT_STREQ("value out of range", ubfab_nl_errmsg(&nl));
+	ASSERT_EQ(0, port_request_read(&r));
+
+	/* refused before anything is sent */
+	f.mask = 0;
+	EXPECT_EQ(-EINVAL, ubfab_port_set_faults(&nl, 9, 3, &f));
+	f.mask = UBFAB_PORT_FAULT_ERRORS << 1;
+	EXPECT_EQ(-EINVAL, ubfab_port_set_faults(&nl, 9, 3, &f));
+	f.mask |= UBFAB_PORT_FAULT_BW;
+	EXPECT_EQ(-EINVAL, ubfab_port_set_faults(&nl, 9, 3, &f));
+	EXPECT_EQ(-EINVAL, ubfab_port_set_faults(&nl, 9, 3, NULL));
+	f.mask = UBFAB_PORT_FAULT_BW;
+	EXPECT_EQ(-EINVAL, ubfab_port_set_faults(NULL, 9, 3, &f));
+	EXPECT_EQ(-1, port_request_read(&r));
+}
+
+/* events: a port's, with its fault knobs or, from an older kernel, none */
+TEST_F(nl, port_event)
+{
+	struct ubfab_nl_event ev = { 0 };
+	struct nl_msg *msg;
+
+	msg = data_new(UBFAB_CMD_PORT_NTF, false);
+	put_port(msg, 8, 5);
+	ASSERT_EQ(0, libubfab_event_decode(nlmsg_hdr(msg), &ev, true));
+	EXPECT_EQ(UBFAB_CMD_PORT_NTF, ev.cmd);
+	EXPECT_EQ(8, ev.port.eid);
+	EXPECT_EQ(5, ev.port.plane);
+	EXPECT_EQ(KNOB_BW(5), ev.port.bw_permille);
+	EXPECT_EQ(KNOB_DELAY(5), ev.port.delay_ps);
+	EXPECT_EQ(KNOB_ERRORS(5), ev.port.error_ppm);
+	nlmsg_free(msg);
+
+	msg = data_new(UBFAB_CMD_PORT_NTF, false);
+	put_port_old(msg, 8, 5);
+	ASSERT_EQ(0, libubfab_event_decode(nlmsg_hdr(msg), &ev, false));
+	EXPECT_EQ(UBFAB_FIELD_NONE, ev.port.bw_permille);
+	EXPECT_EQ(UBFAB_COUNT_NONE, ev.port.delay_ps);
+	EXPECT_EQ(UBFAB_FIELD_NONE, ev.port.error_ppm);
+	nlmsg_free(msg);
 }
 
 static int plane_cb(const struct ubfab_plane_info *p, void *arg)

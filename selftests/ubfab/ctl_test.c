@@ -3,13 +3,16 @@
  * ubfab fault injection and its events: port and plane states set and
  * read back through libubfab, the errors of the set and reset commands
  * (ENODEV, EINVAL, EPERM without CAP_NET_ADMIN), and the notifications of
- * the "events" multicast group, one per change and in order; the fabric
- * model's parameters read and set (all or nothing: ENOENT, ERANGE, EPERM)
- * and their events. Then the same through ubctl (run where it is in
- * $PATH, as in the test VM): port and plane set seen by show, its error
- * messages and exit codes, stats counting a queue WRITE and its NO_ROUTE
- * failure with every plane down, entity reset revoking a peer's import,
- * model show and set in text and JSON, and monitor's lines and JSON.
+ * the "events" multicast group, one per change and in order; the ports'
+ * fault knobs in the model set with the state in one request and read
+ * back (all or nothing: ERANGE), and the 1.2 event read's struct; the
+ * fabric model's parameters read and set (all or nothing: ENOENT, ERANGE,
+ * EPERM) and their events. Then the same through ubctl (run where it is
+ * in $PATH, as in the test VM): port and plane set seen by show, the
+ * knobs in show and -j, its error messages and exit codes, stats counting
+ * a queue WRITE and its NO_ROUTE failure with every plane down, entity
+ * reset revoking a peer's import, model show and set in text and JSON,
+ * and monitor's lines and JSON.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,6 +31,7 @@
 
 #include <linux/capability.h>
 
+#include "internal.h"	/* libubfab_nl_event_read_1_2() */
 #include "kselftest_harness.h"
 #include "libubfab.h"
 #include "ubfab_test.h"
@@ -57,6 +61,29 @@ static uint32_t port_state(struct ubfab_nl *nl, uint32_t eid, uint32_t plane)
 	struct ubfab_port_info p;
 
 	return ubfab_port_get(nl, eid, plane, &p) ? UINT32_MAX : p.state;
+}
+
+/* What a freshly loaded module's ports have: up, and healthy knobs. */
+static const struct ubfab_port_faults healthy_port = {
+	.state = UBFAB_STATE_UP,
+	.bw_permille = UBFAB_PORT_BW_FULL,
+};
+
+/* Whether @p has the state and the fault knobs of @f (all of them). */
+static bool port_has(const struct ubfab_port_info *p,
+		     const struct ubfab_port_faults *f)
+{
+	return p->state == f->state && p->bw_permille == f->bw_permille &&
+	       p->delay_ps == f->delay_ps && p->error_ppm == f->error_ppm;
+}
+
+/* Whether port @eid/@plane has the state and the fault knobs of @f. */
+static bool port_is(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+		    const struct ubfab_port_faults *f)
+{
+	struct ubfab_port_info p;
+
+	return !ubfab_port_get(nl, eid, plane, &p) && port_has(&p, f);
 }
 
 /* The next event, within @ms milliseconds: 0 or a negative errno. */
@@ -181,6 +208,9 @@ TEST_F(ctl, eperm_without_net_admin)
 			-EPERM) << 2;
 		bad |= (ubfab_entity_reset(nl, 0) != -EPERM) << 3;
 		bad |= (ubfab_model_set(nl, "cm384", NULL, 0) != -EPERM) << 5;
+		bad |= (ubfab_port_set_faults(nl, 0, 0, &(struct ubfab_port_faults){
+				.mask = UBFAB_PORT_FAULT_BW,
+				.bw_permille = 500 }) != -EPERM) << 7;
 		/* reading needs no capability */
 		bad |= (ubfab_port_get(nl, 0, 0, &p) != 0) << 4;
 		bad |= (ubfab_model_get(nl, &m) != 0) << 6;
@@ -192,6 +222,7 @@ TEST_F(ctl, eperm_without_net_admin)
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(UBFAB_STATE_UP, port_state(self->nl, 0, 0));
+	EXPECT_TRUE(port_is(self->nl, 0, 0, &healthy_port));
 	EXPECT_EQ(-ETIMEDOUT, next_event(self->events,
 					 &(struct ubfab_nl_event){ 0 }, 100));
 }
@@ -258,6 +289,193 @@ TEST_F(ctl, events_to_every_listener)
 	EXPECT_EQ(0, ev.plane.id);
 	EXPECT_EQ(-ETIMEDOUT, next_event(self->nl, &ev, 100));
 	ubfab_nl_close(second);
+}
+
+/* The ports' fault knobs */
+
+#define ALL_KNOBS	(UBFAB_PORT_FAULT_BW | UBFAB_PORT_FAULT_DELAY | \
+			 UBFAB_PORT_FAULT_ERRORS)
+#define MAX_DELAY_PS	1000000000000ULL
+
+/* Ports a dump walked, and those whose state or knobs are not a fresh one's. */
+struct port_count {
+	unsigned int ports, changed;
+};
+
+static int count_changed(const struct ubfab_port_info *p, void *arg)
+{
+	struct port_count *c = arg;
+
+	c->ports++;
+	c->changed += !port_has(p, &healthy_port);
+	return 0;
+}
+
+/*
+ * The state and the knobs set in one request, read back by get and dump
+ * and announced by one event; a mask's members only; the same values
+ * again change nothing; the ranges' ends are taken.
+ */
+TEST_F(ctl, port_faults)
+{
+	struct ubfab_port_faults f = {
+		.mask = UBFAB_PORT_FAULT_STATE | ALL_KNOBS,
+		.state = UBFAB_STATE_DOWN,
+		.bw_permille = 250,
+		.delay_ps = 2000000,
+		.error_ppm = 1000,
+	};
+	struct ubfab_fabric_info fab;
+	struct port_count c = { 0 };
+	struct ubfab_nl_event ev;
+
+	ASSERT_EQ(0, ubfab_fabric_get(self->nl, &fab));
+	EXPECT_TRUE(port_is(self->nl, 1, 2, &healthy_port));
+
+	ASSERT_EQ(0, ubfab_port_set_faults(self->nl, 1, 2, &f));
+	EXPECT_TRUE(port_is(self->nl, 1, 2, &f));
+	/* only that port */
+	ASSERT_EQ(0, ubfab_port_dump(self->nl, UBFAB_EID_ANY, count_changed,
+				     &c));
+	EXPECT_EQ((fab.npus + fab.cpus) * fab.planes, c.ports);
+	EXPECT_EQ(1, c.changed);
+	ASSERT_EQ(0, next_event(self->events, &ev, 2000));
+	ASSERT_EQ(UBFAB_CMD_PORT_NTF, ev.cmd);
+	EXPECT_EQ(1, ev.port.eid);
+	EXPECT_EQ(2, ev.port.plane);
+	EXPECT_TRUE(port_has(&ev.port, &f));
+	EXPECT_EQ(-ETIMEDOUT, next_event(self->events, &ev, 100));
+
+	/* the same values again: no change, no event */
+	ASSERT_EQ(0, ubfab_port_set_faults(self->nl, 1, 2, &f));
+	EXPECT_EQ(-ETIMEDOUT, next_event(self->events, &ev, 100));
+
+	/* the members of the mask only; the ends of the ranges */
+	f = (struct ubfab_port_faults){
+		.mask = UBFAB_PORT_FAULT_DELAY, .delay_ps = MAX_DELAY_PS,
+	};
+	ASSERT_EQ(0, ubfab_port_set_faults(self->nl, 1, 2, &f));
+	f = (struct ubfab_port_faults){
+		.state = UBFAB_STATE_DOWN, .bw_permille = 250,
+		.delay_ps = MAX_DELAY_PS, .error_ppm = 1000,
+	};
+	EXPECT_TRUE(port_is(self->nl, 1, 2, &f));
+	f.mask = UBFAB_PORT_FAULT_BW | UBFAB_PORT_FAULT_ERRORS;
+	f.bw_permille = 1;
+	f.error_ppm = 1000000;
+	ASSERT_EQ(0, ubfab_port_set_faults(self->nl, 1, 2, &f));
+	EXPECT_TRUE(port_is(self->nl, 1, 2, &f));
+	ASSERT_EQ(0, next_event(self->events, &ev, 2000));
+	EXPECT_EQ(MAX_DELAY_PS, ev.port.delay_ps);
+	EXPECT_EQ(250, ev.port.bw_permille);
+	ASSERT_EQ(0, next_event(self->events, &ev, 2000));
+	EXPECT_TRUE(port_has(&ev.port, &f));
+
+	/* the state alone keeps the knobs */
+	ASSERT_EQ(0, ubfab_port_set_state(self->nl, 1, 2, UBFAB_STATE_UP));
+	f.state = UBFAB_STATE_UP;
+	EXPECT_TRUE(port_is(self->nl, 1, 2, &f));
+
+	/* back to health, in one request */
+	f = healthy_port;
+	f.mask = ALL_KNOBS;
+	ASSERT_EQ(0, ubfab_port_set_faults(self->nl, 1, 2, &f));
+	EXPECT_TRUE(port_is(self->nl, 1, 2, &healthy_port));
+	ASSERT_EQ(0, next_event(self->events, &ev, 2000));
+	ASSERT_EQ(0, next_event(self->events, &ev, 2000));
+	EXPECT_TRUE(port_has(&ev.port, &healthy_port));
+	c = (struct port_count){ 0 };
+	ASSERT_EQ(0, ubfab_port_dump(self->nl, 1, count_changed, &c));
+	EXPECT_EQ(fab.planes, c.ports);
+	EXPECT_EQ(0, c.changed);
+}
+
+/*
+ * A knob out of range is ERANGE, a bad state or an empty request EINVAL,
+ * a port that does not exist ENODEV; each changes nothing, not even what
+ * the same request set within range, and announces nothing.
+ */
+TEST_F(ctl, port_faults_refused)
+{
+	static const struct ubfab_port_faults bad[] = {
+		{ .mask = UBFAB_PORT_FAULT_BW, .bw_permille = 0 },
+		{ .mask = UBFAB_PORT_FAULT_BW, .bw_permille = 1001 },
+		{ .mask = UBFAB_PORT_FAULT_BW, .bw_permille = UINT32_MAX },
+		{ .mask = UBFAB_PORT_FAULT_DELAY, .delay_ps = MAX_DELAY_PS + 1 },
+		{ .mask = UBFAB_PORT_FAULT_DELAY, .delay_ps = UINT64_MAX },
+		{ .mask = UBFAB_PORT_FAULT_ERRORS, .error_ppm = 1000001 },
+		{ .mask = UBFAB_PORT_FAULT_STATE | ALL_KNOBS,
+		  .state = UBFAB_STATE_DOWN, .bw_permille = 500,
+		  .delay_ps = 7, .error_ppm = 1000001 },
+		{ .mask = UBFAB_PORT_FAULT_STATE | UBFAB_PORT_FAULT_BW,
+		  .state = UBFAB_STATE_DOWN, .bw_permille = 0 },
+	};
+	struct ubfab_port_faults f = {
+		.mask = UBFAB_PORT_FAULT_BW | UBFAB_PORT_FAULT_STATE,
+		.state = 2, .bw_permille = 500,
+	};
+	struct ubfab_fabric_info fab;
+	struct ubfab_nl_event ev;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-ERANGE, ubfab_port_set_faults(self->nl, 3, 1, &bad[i]))
+			TH_LOG("request %zu", i);
+		EXPECT_STRNE("", ubfab_nl_errmsg(self->nl));
+	}
+	EXPECT_EQ(-EINVAL, ubfab_port_set_faults(self->nl, 3, 1, &f));
+	EXPECT_STRNE("", ubfab_nl_errmsg(self->nl));
+	f.mask = 0;
+	EXPECT_EQ(-EINVAL, ubfab_port_set_faults(self->nl, 3, 1, &f));
+	EXPECT_EQ(-EINVAL, ubfab_port_set_faults(self->nl, 3, 1, NULL));
+	ASSERT_EQ(0, ubfab_fabric_get(self->nl, &fab));
+	f = (struct ubfab_port_faults){
+		.mask = UBFAB_PORT_FAULT_DELAY, .delay_ps = 1,
+	};
+	EXPECT_EQ(-ENODEV, ubfab_port_set_faults(self->nl, fab.npus + fab.cpus,
+						 1, &f));
+	EXPECT_EQ(-ENODEV, ubfab_port_set_faults(self->nl, 3, fab.planes, &f));
+
+	EXPECT_TRUE(port_is(self->nl, 3, 1, &healthy_port));
+	EXPECT_EQ(-ETIMEDOUT, next_event(self->events, &ev, 100));
+}
+
+/*
+ * Programs built against libubfab 1.2 or 1.3 read events with the
+ * UBFAB_1.2 version of ubfab_nl_event_read(), into their shorter struct
+ * ubfab_nl_event (its union as long as the plane's, the longest then):
+ * it gives the port of a port event without its knobs and writes not a
+ * byte past that struct. It is called here by its name in the library
+ * (lib/internal.h): the static library has no symbol versions.
+ */
+TEST_F(ctl, event_read_1_2)
+{
+	const size_t size_1_2 = offsetof(struct ubfab_nl_event, plane) +
+				sizeof(struct ubfab_plane_info);
+	const struct ubfab_port_faults f = {
+		.mask = UBFAB_PORT_FAULT_DELAY, .delay_ps = 5,
+	};
+	union {
+		struct ubfab_nl_event ev;
+		unsigned char bytes[sizeof(struct ubfab_nl_event)];
+	} u;
+	struct pollfd pfd = { .fd = ubfab_nl_fd(self->events),
+			      .events = POLLIN };
+	size_t i;
+
+	ASSERT_LE(sizeof(struct ubfab_entity_info),
+		  sizeof(struct ubfab_plane_info));
+	ASSERT_LT(size_1_2, sizeof(u));
+	ASSERT_EQ(0, ubfab_port_set_faults(self->nl, 4, 3, &f));
+	ASSERT_EQ(1, poll(&pfd, 1, 2000));
+	memset(&u, 0xa5, sizeof(u));
+	ASSERT_EQ(0, libubfab_nl_event_read_1_2(self->events, &u));
+	EXPECT_EQ(UBFAB_CMD_PORT_NTF, u.ev.cmd);
+	EXPECT_EQ(4, u.ev.port.eid);
+	EXPECT_EQ(3, u.ev.port.plane);
+	EXPECT_EQ(UBFAB_STATE_UP, u.ev.port.state);
+	for (i = size_1_2; i < sizeof(u); i++)
+		ASSERT_EQ(0xa5, u.bytes[i]) TH_LOG("byte %zu written", i);
 }
 
 /* The fabric model */
@@ -493,6 +711,10 @@ static uint64_t json_sum(const char *json, const char *key)
 	return sum;
 }
 
+/* A healthy port's fault knobs, as "ubctl -j" prints them. */
+static const char healthy[] =
+	"\"bw_permille\":1000,\"delay_ps\":0,\"error_ppm\":0";
+
 /* ubctl port set and plane set change what show reports, and say nothing. */
 TEST_F(ctl, ubctl_set)
 {
@@ -509,8 +731,8 @@ TEST_F(ctl, ubctl_set)
 	EXPECT_EQ(UBFAB_STATE_UP, port_state(self->nl, 1, 1));
 	ASSERT_EQ(0, run_ubctl(out, false, "-j port show npu1 plane 2"));
 	snprintf(want, sizeof(want),
-		 "[{\"entity\":\"npu1\",\"eid\":1,\"plane\":2,\"state\":\"down\",%s}]\n",
-		 zero);
+		 "[{\"entity\":\"npu1\",\"eid\":1,\"plane\":2,\"state\":\"down\",%s,%s}]\n",
+		 healthy, zero);
 	EXPECT_STREQ(want, out);
 	/* by EID, keywords in either order, the state shortened */
 	ASSERT_EQ(0, run_ubctl(out, false, "port set eid 1 state u plane 2"));
@@ -561,10 +783,12 @@ TEST_F(ctl, ubctl_errors)
 	EXPECT_STREQ("ubctl: npu0: " NOT_PERMITTED, out);
 	EXPECT_EQ(1, run_ubctl(out, true, "model set hop-ps 1"));
 	EXPECT_STREQ("ubctl: model: " NOT_PERMITTED, out);
+	EXPECT_EQ(1, run_ubctl(out, true, "port set npu0 plane 0 bw 500"));
+	EXPECT_STREQ("ubctl: npu0 plane 0: " NOT_PERMITTED, out);
 	/* reading needs no capability */
 	EXPECT_EQ(0, run_ubctl(out, true, "port show npu0 plane 0"));
 	EXPECT_EQ(0, run_ubctl(out, true, "model show"));
-	EXPECT_EQ(UBFAB_STATE_UP, port_state(self->nl, 0, 0));
+	EXPECT_TRUE(port_is(self->nl, 0, 0, &healthy_port));
 	EXPECT_TRUE(model_is_cm384(self->nl));
 	EXPECT_EQ(-ETIMEDOUT, next_event(self->events,
 					 &(struct ubfab_nl_event){ 0 }, 100));
@@ -692,6 +916,101 @@ TEST_F(ctl, ubctl_model)
 	ASSERT_EQ(0, run_ubctl(out, false, "model set profile cm384 node-hops 2"));
 	EXPECT_EQ(2, model_value(self->nl, "node-hops"));
 	EXPECT_EQ(hop, model_value(self->nl, "hop-ps"));
+}
+
+/* Drop the events waiting on @nl. */
+static void drain_events(struct ubfab_nl *nl)
+{
+	struct ubfab_nl_event ev;
+
+	while (!next_event(nl, &ev, 100))
+		if (ev.cmd == UBFAB_CMD_MODEL_NTF)
+			ubfab_model_free(ev.model);
+}
+
+/*
+ * ubctl port set's fault knobs: set with the state or alone, one at a
+ * time keeping the others, shown as text (those off their defaults) and
+ * -j (all); a value out of range fails with status 1 and one that is no
+ * number with 2, each changing nothing; back to the defaults, the line of
+ * a healthy port.
+ */
+TEST_F(ctl, ubctl_port_knobs)
+{
+	static const char *const refused[] = {
+		"bw 0", "bw 1001", "delay 1000000000001", "errors 1000001",
+		"state down bw 500 errors 1000001", "delay 7 bw 0",
+	};
+	static const char *const malformed[] = {
+		"bw -1", "delay 1e6", "bw 4294967296", "errors", "bw 5 bw 6",
+		"speed 5",
+	};
+	struct ubfab_port_faults f = {
+		.state = UBFAB_STATE_UP, .bw_permille = 250,
+		.delay_ps = 2000000, .error_ppm = 1000,
+	};
+	char out[UBCTL_OUT], want[512];
+	size_t i;
+
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	ASSERT_EQ(0, run_ubctl(out, false,
+			       "port set npu1 plane 2 bw 250 delay 2000000 errors 1000"));
+	EXPECT_STREQ("", out);
+	EXPECT_TRUE(port_is(self->nl, 1, 2, &f));
+	EXPECT_TRUE(port_is(self->nl, 1, 1, &healthy_port));
+	ASSERT_EQ(0, run_ubctl(out, false, "port show npu1 plane 2"));
+	EXPECT_STREQ("npu1 plane 2: state up bw_permille 250 delay_ps 2000000 error_ppm 1000 tx_bytes 0 rx_bytes 0 tx_ops 0 rx_ops 0 errors 0\n",
+		     out);
+	ASSERT_EQ(0, run_ubctl(out, false, "-j port show npu1 plane 2"));
+	EXPECT_STREQ("[{\"entity\":\"npu1\",\"eid\":1,\"plane\":2,\"state\":\"up\",\"bw_permille\":250,\"delay_ps\":2000000,\"error_ppm\":1000,\"stats\":{\"tx_bytes\":0,\"rx_bytes\":0,\"tx_ops\":0,\"rx_ops\":0,\"errors\":0}}]\n",
+		     out);
+	ASSERT_EQ(0, run_ubctl(out, false, "port show npu1 plane 1"));
+	EXPECT_STREQ("npu1 plane 1: state up tx_bytes 0 rx_bytes 0 tx_ops 0 rx_ops 0 errors 0\n",
+		     out);
+
+	/* one knob keeps the others; the state and a knob in one request */
+	ASSERT_EQ(0, run_ubctl(out, false, "port set eid 1 plane 2 d 0"));
+	f.delay_ps = 0;
+	EXPECT_TRUE(port_is(self->nl, 1, 2, &f));
+	ASSERT_EQ(0, run_ubctl(out, false,
+			       "port set npu1 errors 1000000 plane 2 state down"));
+	f.error_ppm = 1000000;
+	f.state = UBFAB_STATE_DOWN;
+	EXPECT_TRUE(port_is(self->nl, 1, 2, &f));
+	ASSERT_EQ(0, run_ubctl(out, false, "port show npu1 plane 2"));
+	EXPECT_STREQ("npu1 plane 2: state down bw_permille 250 error_ppm 1000000 tx_bytes 0 rx_bytes 0 tx_ops 0 rx_ops 0 errors 0\n",
+		     out);
+
+	/* refused: nothing changes, nothing is announced */
+	drain_events(self->events);
+	for (i = 0; i < ARRAY_SIZE(refused); i++) {
+		EXPECT_EQ(1, run_ubctl(out, false, "port set npu1 plane 2 %s",
+				       refused[i]))
+			TH_LOG("%s", refused[i]);
+		EXPECT_STREQ("ubctl: npu1 plane 2: Numerical result out of range (value out of range)\n",
+			     out);
+	}
+	for (i = 0; i < ARRAY_SIZE(malformed); i++)
+		EXPECT_EQ(2, run_ubctl(out, false, "port set npu1 plane 2 %s",
+				       malformed[i]))
+			TH_LOG("%s", out);
+	EXPECT_TRUE(port_is(self->nl, 1, 2, &f));
+	EXPECT_EQ(-ETIMEDOUT, next_event(self->events,
+					 &(struct ubfab_nl_event){ 0 }, 100));
+
+	/* back to the defaults: a healthy port's line */
+	ASSERT_EQ(0, run_ubctl(out, false,
+			       "port set npu1 plane 2 state up bw 1000 delay 0 errors 0"));
+	EXPECT_TRUE(port_is(self->nl, 1, 2, &healthy_port));
+	ASSERT_EQ(0, run_ubctl(out, false, "port show npu1 plane 2"));
+	EXPECT_STREQ("npu1 plane 2: state up tx_bytes 0 rx_bytes 0 tx_ops 0 rx_ops 0 errors 0\n",
+		     out);
+	ASSERT_EQ(0, run_ubctl(out, false, "-j port show npu1 plane 2"));
+	snprintf(want, sizeof(want),
+		 "[{\"entity\":\"npu1\",\"eid\":1,\"plane\":2,\"state\":\"up\",%s,",
+		 healthy);
+	EXPECT_TRUE(starts(out, want)) TH_LOG("%s", out);
 }
 
 #define TOKEN		0x5eedU
@@ -962,13 +1281,44 @@ TEST_F(ctl, ubctl_monitor_json)
 		SKIP(return, "no ubctl in $PATH");
 	ASSERT_EQ(0, ubfab_entity_get_by_name(self->nl, "cpu0", &e));
 	snprintf(want, sizeof(want),
-		 "{\"event\":\"port_state\",\"entity\":\"npu3\",\"eid\":3,\"plane\":2,\"state\":\"down\"}\n"
+		 "{\"event\":\"port_state\",\"entity\":\"npu3\",\"eid\":3,\"plane\":2,\"state\":\"down\",%s}\n"
 		 "{\"event\":\"plane_state\",\"plane\":1,\"state\":\"down\"}\n"
 		 "{\"event\":\"entity_reset\",\"entity\":\"cpu0\",\"eid\":%u}\n"
 		 "{\"event\":\"plane_state\",\"plane\":1,\"state\":\"up\"}\n",
-		 e.eid);
+		 healthy, e.eid);
 	check_monitor(_metadata, self, true, SIGTERM,
 		      "\"entity\":\"npu0\",\"eid\":0,\"plane\":0,", fault_cmds,
+		      want);
+}
+
+/* Three changes of a port's knobs and state, as ubctl commands. */
+static const char *const knob_cmds[] = {
+	"port set npu3 plane 2 bw 500 delay 1000000",
+	"port set npu3 plane 2 state down errors 10",
+	"port set npu3 plane 2 state up bw 1000 delay 0 errors 0", NULL,
+};
+
+/*
+ * ubctl monitor on changes of a port's knobs: as text, the knobs off
+ * their defaults; with -j, all of them.
+ */
+TEST_F(ctl, ubctl_monitor_knobs)
+{
+	char want[1024];
+
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	check_monitor(_metadata, self, false, SIGINT, "npu0 plane 0", knob_cmds,
+		      "port npu3 plane 2: state up bw_permille 500 delay_ps 1000000\n"
+		      "port npu3 plane 2: state down bw_permille 500 delay_ps 1000000 error_ppm 10\n"
+		      "port npu3 plane 2: state up\n");
+	snprintf(want, sizeof(want),
+		 "{\"event\":\"port_state\",\"entity\":\"npu3\",\"eid\":3,\"plane\":2,\"state\":\"up\",\"bw_permille\":500,\"delay_ps\":1000000,\"error_ppm\":0}\n"
+		 "{\"event\":\"port_state\",\"entity\":\"npu3\",\"eid\":3,\"plane\":2,\"state\":\"down\",\"bw_permille\":500,\"delay_ps\":1000000,\"error_ppm\":10}\n"
+		 "{\"event\":\"port_state\",\"entity\":\"npu3\",\"eid\":3,\"plane\":2,\"state\":\"up\",%s}\n",
+		 healthy);
+	check_monitor(_metadata, self, true, SIGTERM,
+		      "\"entity\":\"npu0\",\"eid\":0,\"plane\":0,", knob_cmds,
 		      want);
 }
 

@@ -2,9 +2,10 @@
 /*
  * ubctl monitor: "ubctl monitor", like "ip monitor". Subscribes a session
  * of its own to the family's "events" group and prints each notification
- * as it arrives (a port or plane state change, an entity reset, a change
- * of the model's parameters), one line or one JSON object each, until
- * SIGINT or SIGTERM ends it with status 0.
+ * as it arrives (a change of a port's state or fault knobs or of a
+ * plane's state, an entity reset, a change of the model's parameters),
+ * one line or one JSON object each, until SIGINT or SIGTERM ends it with
+ * status 0.
  */
 #define _GNU_SOURCE	/* ppoll() */
 #include <errno.h>
@@ -48,12 +49,15 @@ static void port_event(struct ubctl *u, const struct ubfab_port_info *p,
 		json_uint(&u->js, "plane", p->plane);
 		json_string(&u->js, "state", state);
 	} else if (name) {
-		printf("port %s plane %" PRIu32 ": state %s\n", name, p->plane,
+		printf("port %s plane %" PRIu32 ": state %s", name, p->plane,
 		       state);
 	} else {
-		printf("port eid %" PRIu32 " plane %" PRIu32 ": state %s\n",
+		printf("port eid %" PRIu32 " plane %" PRIu32 ": state %s",
 		       p->eid, p->plane, state);
 	}
+	ubctl_port_knobs(u, p);
+	if (!u->json)
+		putchar('\n');
 }
 
 static void plane_event(struct ubctl *u, const struct ubfab_plane_info *p)

@@ -100,12 +100,18 @@ static const struct object objects[] = {
 	{
 		.name = "port",
 		.syntax = "ubctl port show [ENTITY] [plane N]\n"
-			  "ubctl port set ENTITY plane N state STATE\n",
+			  "ubctl port set ENTITY plane N [state STATE] [bw PERMILLE] [delay PS]\n"
+			  "               [errors PPM]\n",
 		.help = "show: one line per UB port (one per entity per plane): entity,\n"
-			"plane, state and counters; only those of ENTITY and/or plane N.\n"
-			"set: bring the port of ENTITY into plane N up or down. A port\n"
-			"that is down carries no transfer; transfers take the other\n"
-			"planes.\n",
+			"plane, state, the fault knobs not at their defaults, and\n"
+			"counters; only those of ENTITY and/or plane N.\n"
+			"set: bring the port of ENTITY into plane N up or down and set its\n"
+			"fault knobs in the fabric model, at least one of the four, in one\n"
+			"request: all or nothing. A port that is down carries no transfer;\n"
+			"transfers take the other planes. The knobs change modeled time\n"
+			"only: bw is the link's bandwidth at the port, delay latency added\n"
+			"one way, errors the transfers that hit a link error and retry;\n"
+			"bw 1000 delay 0 errors 0, their defaults, is a healthy port.\n",
 		.commands = port_commands,
 	},
 	{
@@ -194,6 +200,9 @@ static const char help_tail[] =
 "  ENTITY   an entity name (npu3, cpu0) or \"eid N\"\n"
 "  N        a plane number\n"
 "  STATE    up or down\n"
+"  PERMILLE per mille of the model's link bandwidth: 1..1000\n"
+"  PS       picoseconds: 0..1000000000000\n"
+"  PPM      per million transfers: 0..1000000\n"
 "  PROFILE  a profile of the model: cm384\n"
 "  NAME     a parameter of the model, as \"ubctl model show\" lists them\n"
 "  VALUE    an integer in the parameter's unit, which ends its name\n"
@@ -226,6 +235,9 @@ static const char help_tail[] =
 "  ubctl seg show npu0            the segments npu0 exports\n"
 "  ubctl port set npu3 plane 2 state down\n"
 "                                 cut npu3 off plane 2\n"
+"  ubctl port set npu3 plane 2 state up bw 500 delay 1000000\n"
+"                                 back, at half the bandwidth and 1us\n"
+"                                 more latency in the model\n"
 "  ubctl plane set 0 state up     bring plane 0 back\n"
 "  ubctl entity reset cpu0        free cpu0's memory, revoke its segments\n"
 "  ubctl model set hop-ps 250000 link-mbps 14000\n"

@@ -84,7 +84,12 @@ int ubctl_open(struct ubctl *u);
  */
 int ubctl_match(const char *arg, const char *const *names, size_t n,
 		const char *what);
-/* Parse "@keyword N"; returns 0 or UBCTL_EXIT_USAGE after a message. */
+/*
+ * Parse "@keyword N", N a decimal integer up to @max (up to UINT32_MAX for
+ * the u32 one); returns 0 or UBCTL_EXIT_USAGE after a message.
+ */
+int ubctl_parse_u64(const char *keyword, const char *arg, uint64_t max,
+		    uint64_t *v);
 int ubctl_parse_u32(const char *keyword, const char *arg, uint32_t *v);
 /*
  * Parse "state STATE" (@arg may be NULL: missing) into @state, an enum
@@ -160,6 +165,12 @@ void ubctl_entity_json(struct ubctl *u, const struct ubfab_entity_info *e);
  * port's owner; NULL in an entity's detail, where ports are indented.
  */
 void ubctl_port_print(struct ubctl *u, const void *port, const void *ents);
+/*
+ * Print a port's fault knobs that the module reports: as JSON members
+ * (inside the port's open object) all of them, as text (" bw_permille N"
+ * and so on) those not at their defaults.
+ */
+void ubctl_port_knobs(struct ubctl *u, const struct ubfab_port_info *p);
 /*
  * Begin a port's item: open its JSON object with entity, eid and plane,
  * or print "NAME plane N:" (indented without @ents, as in
