@@ -299,15 +299,17 @@ static u64 ubfab_model_sum(u64 a, u64 b)
  * Lock-free: the end moves with a compare-and-exchange; the period's
  * start is a hint.
  */
-static u64 ubfab_model_reserve(struct ubfab_link *l, u64 t, u64 dur)
+static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
+					       u64 dur)
 {
 	u64 end = READ_ONCE(l->end_ps), s;
 
+	/* (an end past 2^64 ps wraps: the clock has saturated by then) */
 	do {
 		if (t < READ_ONCE(l->since_ps))
 			return t;
 		s = max(t, end);
-	} while (!try_cmpxchg64(&l->end_ps, &end, ubfab_model_sum(s, dur)));
+	} while (!try_cmpxchg64(&l->end_ps, &end, s + dur));
 	/* after the period's end, not just at it: a new period */
 	if (t > end)
 		WRITE_ONCE(l->since_ps, t);
@@ -380,11 +382,22 @@ void ubfab_model_contend(struct ubfab_model_clock *c,
 	struct ubfab_entity *b = container_of((struct ubfab_loc *)ex->peer,
 					      struct ubfab_entity, loc);
 	u64 t0 = ubfab_model_sum(before, x->off_ps), arrive, idle;
+	u32 mask = ex->plane_mask;
+	unsigned int plane;
 
 	if (ex->sqe.opcode == UBFAB_OP_READ)
 		swap(a, b);
-	arrive = ubfab_model_walk(a, b, ex->plane_mask, t0, x);
 	idle = ubfab_model_sum(t0, ubfab_model_sum(x->lat_ps, x->dur_ps));
+	/* a small message within a node, the common case: two links */
+	if (!(mask & (mask - 1)) && a->loc.node == b->loc.node) {
+		plane = __ffs(mask);
+		arrive = ubfab_model_reserve(&a->ports[plane].tx, t0, x->dur_ps);
+		arrive = ubfab_model_reserve(&b->ports[plane].rx,
+					     arrive + x->lat_ps, x->dur_ps);
+		arrive += x->dur_ps;
+	} else {
+		arrive = ubfab_model_walk(a, b, mask, t0, x);
+	}
 	if (arrive > idle)
 		ubfab_model_advance(c, arrive - idle);
 }
