@@ -148,8 +148,9 @@ demo: lib tools
 	tools/vm/ubvm -k $(DEMO_KVER) -D -p profile=cm384 -t 300 \
 		-x tools/vm/demo.sh -- sh /x/demo.sh
 
-# Figures of the memory semantics and the NPU queues, measured in the VM
-# (tools/bench/, Documentation/benchmarks.rst); BENCH_ARGS go to ubbench.
+# Figures of the memory semantics and the NPU queues, measured in the VM,
+# and the fabric model against the published table (tools/bench/,
+# Documentation/benchmarks.rst); BENCH_ARGS go to ubbench.
 BENCH_KVER ?= 6.12
 
 bench: lib
@@ -197,8 +198,8 @@ help:
 	@echo '  check-debug  VM tests on the debug kernel (KASAN, lockdep, KUnit,'
 	@echo '               kmemleak, ...) and on the 6.12 PREEMPT_RT kernel'
 	@echo '  demo         the cm384 fabric in a VM: ubctl topo, memory, time'
-	@echo '  bench        memory and queue benchmarks in a VM (BENCH_KVER=6.12,'
-	@echo '               BENCH_ARGS)'
+	@echo '  bench        memory, queue and model benchmarks in a VM'
+	@echo '               (BENCH_KVER=6.12, BENCH_ARGS)'
 	@echo '  bench-compare  the same for the module of BASE=<commit> against'
 	@echo '               this tree'"'"'s, side by side in one VM (BENCH_ROUNDS=3)'
 	@echo '  shell        VM shell with the module loaded (for KVER)'

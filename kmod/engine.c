@@ -213,6 +213,7 @@ ubfab_engine_fetch(struct ubfab_queue *q, u32 idx, struct ubfab_exec *ex)
 	memcpy(&ex->sqe, &q->sqes[idx & q->sq_mask], sizeof(ex->sqe));
 	ex->result = 0;
 	ex->model_ns = 0;
+	ex->after_ps = 0;
 	ex->peer = NULL;
 	ex->bytes = 0;
 	ex->plane_mask = 0;
@@ -275,7 +276,9 @@ static void ubfab_engine_end_error(struct ubfab_queue *q)
  */
 static bool ubfab_engine_burst_hint(struct ubfab_queue *q, u32 idx)
 {
-	return ubfab_op_fast(READ_ONCE(q->sqes[idx & q->sq_mask].opcode));
+	/* the fast path copies: a timing-only queue goes the slow way */
+	return !(q->flags & UBFAB_QUEUE_TIMING) &&
+	       ubfab_op_fast(READ_ONCE(q->sqes[idx & q->sq_mask].opcode));
 }
 
 /*

@@ -17,6 +17,7 @@
 
 #include "compat.h"
 #include "mem.h"
+#include "model.h"
 
 static char *ubfab_devnode(UBFAB_DEVNODE_CONST struct device *dev,
 			   umode_t *mode)
@@ -169,6 +170,7 @@ struct ubfab_entity *ubfab_entity_create(struct ubfab_fabric *fabric, u32 eid)
 		entity->ports[i].entity = entity;
 		entity->ports[i].plane = i;
 		entity->ports[i].state = UBFAB_STATE_UP;
+		entity->ports[i].bw_permille = UBFAB_MODEL_PER_MILLE;
 	}
 	entity->ports_up = GENMASK(entity->nr_ports - 1, 0);
 

@@ -12,6 +12,7 @@
 
 #include <linux/module.h>
 
+#include "model.h"
 #include "queue.h"
 #include "ubfab.h"
 
@@ -68,6 +69,7 @@ static void __exit ubfab_exit(void)
 	ubfab_fabric_destroy(ubfab_fabric);
 	ubfab_entity_class_unregister();
 	ubfab_engine_fini();
+	ubfab_model_fini();
 }
 
 module_init(ubfab_init);

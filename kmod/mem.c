@@ -26,12 +26,14 @@
 
 #include "compat.h"
 #include "mem.h"
+#include "model.h"
 
 void ubfab_mem_init(struct ubfab_entity *entity)
 {
 	init_rwsem(&entity->mem_lock);
 	INIT_LIST_HEAD(&entity->allocs);
 	xa_init(&entity->pages);
+	xa_init(&entity->stamps);
 	xa_init_flags(&entity->segments, XA_FLAGS_ALLOC1);
 	ida_init(&entity->import_ids);
 }
@@ -41,6 +43,7 @@ void ubfab_mem_fini(struct ubfab_entity *entity)
 {
 	WARN_ON(!list_empty(&entity->allocs));
 	WARN_ON(!xa_empty(&entity->pages));
+	WARN_ON(!xa_empty(&entity->stamps));
 	WARN_ON(!xa_empty(&entity->segments));
 	ida_destroy(&entity->import_ids);
 }
@@ -365,6 +368,8 @@ static void ubfab_mem_destroy(struct ubfab_alloc *alloc, u32 reason)
 		xa_erase(&entity->pages, idx);
 		put_page(page);
 	}
+	ubfab_model_forget(entity, (u64)win->first << PAGE_SHIFT,
+			   (u64)win->npages << PAGE_SHIFT);
 	list_del(&alloc->entity_node);
 	list_del(&alloc->file_node);
 	ubfab_window_put(win);

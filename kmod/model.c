@@ -1,26 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ubfab fabric model: the parameter table of profile cm384, the cost of
- * each queue entry in modeled time, and each queue's modeled clock.
+ * ubfab fabric model: the cost of each queue entry in modeled time, and
+ * each queue's modeled clock. The parameters are model_param.c's.
  *
- * This is the first slice of the model (issue #16): virtual time. Every
+ * Every
  * queue has a clock (struct ubfab_model_clock, engine state under
  * run_lock, 0 when the queue is made). Its entries run in order: each
  * starts at the clock and ends at start + its cost, the clock moves to
  * the end, and the completion's model_ns is the end in nanoseconds. The
- * cost is a pure function of the entry, where its entity and the peer
- * sit, the planes its chunks took and the bytes it moved; route.h notes
+ * cost is a pure function of the parameters in force, the entry (its
+ * opcode and class), where its entity and the peer sit, the planes its
+ * chunks took and the bytes it moved; route.h notes
  * the last two for every chunk (ubfab_model_note()), and the engine
  * charges the entry when it completes (ubfab_model_charge(), model.h),
  * which prices a small message like the queue's last one from memory, so
  * that the fast path's per-entry model work is a few compares and an
- * add. Nothing is shared between queues yet: no contention, no causality
- * between a wait and what satisfies it. Documentation/model.rst has the
- * equations.
+ * add. A wait ends no earlier than the modeled arrival of the write, or
+ * the modeled time of the EVENT_RECORD, that satisfied it (model_sync.c).
+ * Transfers over the planes contend for the links they cross
+ * (ubfab_model_contend()): first come, first served in the host's order.
+ * Documentation/model.rst has the equations.
  *
  * Time is integer picoseconds (u64, about 213 days; the clock saturates
  * there); the only divisions are one per entry, at completion.
  */
+#include <linux/hash.h>
+#include <linux/rcupdate.h>
 #include <linux/uaccess.h>
 
 #include "engine.h"
@@ -28,45 +33,6 @@
 
 /* Picoseconds a byte takes at 1 MB/s. */
 #define UBFAB_MODEL_PS_MBPS	1000000ULL
-/* efficiency is per mille */
-#define UBFAB_MODEL_PER_MILLE	1000ULL
-
-#define UBFAB_MODEL_NS(ns)	((ns) * (u64)UBFAB_MODEL_PS_PER_NS)
-
-/*
- * Sources: [P] published (../shared/reference/cloudmatrix384.md: the
- * CloudMatrix384 paper, arXiv 2506.12708 v2); [D] derived from published
- * figures; [E] an initial estimate, nothing published, to calibrate.
- */
-const struct ubfab_model_params ubfab_model_cm384 = {
-	/* [E] 1.3 us (write, NPU, same node, 512 B) - one hop - 512 B */
-	.issue_ps = UBFAB_MODEL_NS(850),
-	/* [E] the die's own port and back, no switch */
-	.loopback_ps = UBFAB_MODEL_NS(100),
-	/* [E] below a switch hop: the link is on the package */
-	.die_ps = UBFAB_MODEL_NS(200),
-	/* [D] (2.1 us - 1.3 us) / 2: other node minus same node, write */
-	.hop_ps = UBFAB_MODEL_NS(400),
-	/* [D] die -> L1 -> die */
-	.node_hops = 1,
-	/* [D] die -> L1 -> L2 -> L1 -> die */
-	.remote_hops = 3,
-	/* [P] 28 GB/s one way (224 Gbit/s) */
-	.link_mbps = 28000,
-	/* [P] 270 GB/s one way */
-	.die_mbps = 270000,
-	/* [P] 1.6 TB/s per die */
-	.hbm_mbps = 1600000,
-	/* [E] 8 DDR4-3200 channels, 25.6 GB/s each, per CPU */
-	.dram_mbps = 204800,
-	/* [D] per-die bandwidth, same node, / 7 x 28 GB/s = 196 GB/s */
-	.efficiency = {
-		/* write: NPU 137 GB/s, CPU 110 GB/s */
-		{ 699, 561 },
-		/* read: NPU 167 GB/s, CPU 151 GB/s */
-		{ 852, 770 },
-	},
-};
 
 /**
  * ubfab_model_path() - how far a transfer from @self to @peer goes
@@ -101,43 +67,126 @@ static u64 ubfab_model_mem_ps(const struct ubfab_model_params *p,
 	return DIV64_U64_ROUND_UP(bytes * UBFAB_MODEL_PS_MBPS, mbps);
 }
 
+/* One way from @self to @peer: over its own port, the die link or hops. */
+static u64 ubfab_model_lat_ps(const struct ubfab_model_params *p,
+			      const struct ubfab_loc *self,
+			      const struct ubfab_loc *peer)
+{
+	switch (ubfab_model_path(self, peer)) {
+	case UBFAB_MODEL_SAME_DIE:
+		return p->loopback_ps;
+	case UBFAB_MODEL_OTHER_DIE:
+		return p->die_ps;
+	case UBFAB_MODEL_SAME_NODE:
+		return p->node_hops * p->hop_ps;
+	default:
+		return p->remote_hops * p->hop_ps;
+	}
+}
+
 /*
- * A transfer's latency one way and its bytes' serialization: over the
- * die's memory (loopback), the die-to-die link, or the planes it used,
- * each link at @link_mbps, at the efficiency of its kind.
+ * @bytes serialized at @rate_mbps, @eff per mille of it, and @bw per
+ * mille of that (a degraded port); saturated.
  */
-static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
-			       const struct ubfab_loc *self,
-			       const struct ubfab_exec *ex)
+static u64 ubfab_model_ser_ps(u64 bytes, u64 rate_mbps, u64 eff, u32 bw)
+{
+	/* <= 2^30 bytes x 10^9, the parameters' ranges: no overflow */
+	u64 ps = DIV64_U64_ROUND_UP(bytes * UBFAB_MODEL_PS_MBPS *
+				    UBFAB_MODEL_PER_MILLE, rate_mbps * eff);
+
+	if (bw >= UBFAB_MODEL_PER_MILLE)
+		return ps;
+	return ps > U64_MAX / UBFAB_MODEL_PER_MILLE ? U64_MAX :
+	       DIV_ROUND_UP_ULL(ps * UBFAB_MODEL_PER_MILLE, bw);
+}
+
+/* A transfer's issue overhead and the start-up of its class. */
+static u64 ubfab_model_off_ps(const struct ubfab_model_params *p,
+			      const struct ubfab_exec *ex)
+{
+	return p->issue_ps + (ex->sqe.flags & UBFAB_SQE_MEMSEM ?
+			      p->memsem_ps : p->dma_ps);
+}
+
+/*
+ * Whether @ex is a transfer over the switch planes (within a node or to
+ * another, not the die-to-die link or a loopback), and then in @x what
+ * contention needs of it: each plane's share of its bytes serialized at
+ * the payload efficiency of its kind, slowed by the ports' fault knobs @f
+ * (or none), their added latency on its way.
+ */
+static bool ubfab_model_plane_xfer(const struct ubfab_model_params *p,
+				   const struct ubfab_loc *self,
+				   const struct ubfab_exec *ex,
+				   const struct ubfab_model_faults *f,
+				   struct ubfab_model_xfer *x)
 {
 	const struct ubfab_loc *peer = ex->peer;
 	bool read = ex->sqe.opcode == UBFAB_OP_READ;
-	bool round_trip = read || ex->sqe.opcode == UBFAB_OP_ATOMIC;
-	u32 eff = p->efficiency[read][peer->kind == UBFAB_ENTITY_CPU];
-	u64 lat, rate;
+	enum ubfab_model_path path;
+
+	if (!peer || !ex->plane_mask)
+		return false;
+	path = ubfab_model_path(self, peer);
+	if (path != UBFAB_MODEL_SAME_NODE && path != UBFAB_MODEL_OTHER_NODE)
+		return false;
+	x->lat_ps = ubfab_model_lat_ps(p, self, peer) + (f ? f->delay_ps : 0);
+	x->off_ps = ubfab_model_off_ps(p, ex);
+	/* a READ's data leaves once its request is there and served */
+	if (read)
+		x->off_ps += x->lat_ps + p->target_ps[1][peer->kind ==
+							UBFAB_ENTITY_CPU];
+	x->dur_ps = ubfab_model_ser_ps(ex->bytes,
+				       p->link_mbps *
+				       hweight32(ex->plane_mask),
+				       p->efficiency[read][peer->kind ==
+							   UBFAB_ENTITY_CPU],
+				       f ? f->bw_permille :
+					   UBFAB_MODEL_PER_MILLE);
+	return true;
+}
+
+/*
+ * A transfer's time from its start-up to its completion: a round trip
+ * (the request there, the acknowledgment or the response back) over the
+ * die's own port (loopback), the die-to-die link, or the switch hops to
+ * the peer; the target's part; and its bytes' serialization through the
+ * peer's memory (loopback), over the die-to-die link, or over the planes
+ * it used (ubfab_model_plane_xfer()), where a link error costs
+ * @p->retry_ps and one chunk sent again.
+ */
+static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
+			       const struct ubfab_loc *self,
+			       const struct ubfab_exec *ex,
+			       const struct ubfab_model_faults *f)
+{
+	const struct ubfab_loc *peer = ex->peer;
+	bool read = ex->sqe.opcode == UBFAB_OP_READ;
+	bool cpu = peer->kind == UBFAB_ENTITY_CPU;
+	u64 target = p->target_ps[read][cpu], retry = 0;
+	struct ubfab_model_xfer x;
 
 	switch (ubfab_model_path(self, peer)) {
 	case UBFAB_MODEL_SAME_DIE:
-		lat = p->loopback_ps;
-		return (round_trip ? 2 * lat : lat) +
+		return 2 * p->loopback_ps + target +
 		       ubfab_model_mem_ps(p, peer, ex->bytes);
 	case UBFAB_MODEL_OTHER_DIE:
-		lat = p->die_ps;
-		rate = p->die_mbps;
-		break;
-	case UBFAB_MODEL_SAME_NODE:
-		lat = p->node_hops * p->hop_ps;
-		rate = (u64)p->link_mbps * hweight32(ex->plane_mask);
-		break;
+		return 2 * p->die_ps + target +
+		       ubfab_model_ser_ps(ex->bytes, p->die_mbps,
+					  p->efficiency[read][cpu],
+					  UBFAB_MODEL_PER_MILLE);
 	default:
-		lat = p->remote_hops * p->hop_ps;
-		rate = (u64)p->link_mbps * hweight32(ex->plane_mask);
 		break;
 	}
-	/* <= 2^30 bytes x 10^9: no overflow */
-	return (round_trip ? 2 * lat : lat) +
-	       DIV64_U64_ROUND_UP((u64)ex->bytes * UBFAB_MODEL_PS_MBPS *
-				  UBFAB_MODEL_PER_MILLE, rate * eff);
+	ubfab_model_plane_xfer(p, self, ex, f, &x);
+	if (f && f->retry)
+		retry = p->retry_ps +
+			ubfab_model_ser_ps(min_t(u64, ex->bytes,
+						 UBFAB_PLANE_CHUNK),
+					   p->link_mbps,
+					   p->efficiency[read][cpu],
+					   f->bw_permille);
+	return 2 * x.lat_ps + target + retry + x.dur_ps;
 }
 
 /* @ns in picoseconds, saturated. */
@@ -153,18 +202,21 @@ static u64 ubfab_model_ps(u64 ns)
  * @self: where the queue's entity sits
  * @ex: the entry, run: its opcode, @status, @bytes, and for a transfer
  *	the peer's place and the planes its chunks took (ubfab_model_note())
+ * @f: the fault knobs of the ports it used, or NULL for none
  *
  * COMPUTE costs its @value in nanoseconds; every other entry (and a
- * COMPUTE that failed) the issue overhead, plus for COPY and FILL the time of its bytes through the
- * entity's memory (read and written for COPY), and for a transfer that
- * crossed a link its latency (there and back for READ and ATOMIC) and
- * its bytes' serialization.
+ * COMPUTE that failed) the issue overhead, plus for COPY and FILL the
+ * time of its bytes through the entity's memory (read and written for
+ * COPY), and for a transfer that crossed a link the start-up of its
+ * class (DMA, or memory semantics with UBFAB_SQE_MEMSEM) and its time
+ * (ubfab_model_xfer_ps()).
  *
  * Return: picoseconds.
  */
 u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
 			const struct ubfab_loc *self,
-			const struct ubfab_exec *ex)
+			const struct ubfab_exec *ex,
+			const struct ubfab_model_faults *f)
 {
 	switch (ex->sqe.opcode) {
 	case UBFAB_OP_COMPUTE:
@@ -180,7 +232,174 @@ u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
 	/* a transfer that failed before its first chunk crossed nothing */
 	if (!ex->peer)
 		return p->issue_ps;
-	return p->issue_ps + ubfab_model_xfer_ps(p, self, ex);
+	return ubfab_model_off_ps(p, ex) + ubfab_model_xfer_ps(p, self, ex, f);
+}
+
+/*
+ * The fault knobs of the ports at both ends of each plane @ex used, into
+ * @f, and with @c whether it hits a link error, rolled from @c's seed and
+ * entry count (the same in every run of the same program). NULL when no
+ * port has knobs set or @ex crossed no plane. @self and @ex->peer must be
+ * the places of entities (container_of()), as the engine's always are.
+ */
+static const struct ubfab_model_faults *
+ubfab_model_faults(const struct ubfab_model_clock *c,
+		   const struct ubfab_loc *self, const struct ubfab_exec *ex,
+		   struct ubfab_model_faults *f)
+{
+	unsigned long mask = ex->plane_mask;
+	const struct ubfab_entity *a, *b;
+	const struct ubfab_port *pa, *pb;
+	unsigned int plane;
+	u32 roll;
+
+	if (!atomic_read(&ubfab_model_faulty) || !ex->peer || !mask)
+		return NULL;
+	a = container_of(self, struct ubfab_entity, loc);
+	b = container_of(ex->peer, struct ubfab_entity, loc);
+	*f = (struct ubfab_model_faults) {
+		.bw_permille = UBFAB_MODEL_PER_MILLE,
+	};
+	for_each_set_bit(plane, &mask, UBFAB_MAX_PLANES) {
+		pa = &a->ports[plane];
+		pb = &b->ports[plane];
+		f->bw_permille = min3(f->bw_permille,
+				      READ_ONCE(pa->bw_permille),
+				      READ_ONCE(pb->bw_permille));
+		f->error_ppm = max(f->error_ppm,
+				   min(READ_ONCE(pa->error_ppm) +
+				       READ_ONCE(pb->error_ppm),
+				       UBFAB_MODEL_PER_MILLION));
+		f->delay_ps = max(f->delay_ps, READ_ONCE(pa->delay_ps) +
+					       READ_ONCE(pb->delay_ps));
+	}
+	if (c && f->error_ppm) {
+		roll = hash_64((u64)c->seed << 32 ^ c->entries, 32);
+		f->retry = roll % UBFAB_MODEL_PER_MILLION < f->error_ppm;
+	}
+	return f;
+}
+
+/* @a + @b, saturated. */
+static u64 ubfab_model_sum(u64 a, u64 b)
+{
+	u64 sum;
+
+	return check_add_overflow(a, b, &sum) ? U64_MAX : sum;
+}
+
+/*
+ * Reserve @dur of link @l from modeled time @t: when the transfer gets
+ * it. First come, first served, in the order the host runs transfers:
+ * one that comes within the link's busy period waits for its end, one
+ * that comes after it (not just at it) starts a new period. One that
+ * comes before the period began passes it by rather than wait behind work
+ * that is later than itself (a link is not reserved back in time):
+ * contention between queues whose clocks are far apart is not seen.
+ * Lock-free: the end moves with a compare-and-exchange; the period's
+ * start is a hint.
+ */
+static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
+					       u64 dur)
+{
+	u64 end = READ_ONCE(l->end_ps), s;
+
+	/* (an end past 2^64 ps wraps: the clock has saturated by then) */
+	do {
+		if (t < READ_ONCE(l->since_ps))
+			return t;
+		s = max(t, end);
+	} while (!try_cmpxchg64(&l->end_ps, &end, s + dur));
+	/* after the period's end, not just at it: a new period */
+	if (t > end)
+		WRITE_ONCE(l->since_ps, t);
+	return s;
+}
+
+/*
+ * Each plane's share of a transfer from @src to @dst, leaving at @t0, in
+ * @x, over the links of its path, cut-through: the entity's port into
+ * the plane, for another node the L1's uplink to an L2 switch and that
+ * switch's downlink to the other L1 (the L2 picked by a fixed hash of the
+ * two entities and the plane), then the port out to @dst. Return: when
+ * its last byte arrives.
+ */
+static u64 ubfab_model_walk(struct ubfab_entity *src,
+			    struct ubfab_entity *dst, unsigned long mask,
+			    u64 t0, const struct ubfab_model_xfer *x)
+{
+	bool far = src->loc.node != dst->loc.node;
+	u64 gap = far ? x->lat_ps / 3 : x->lat_ps, dur = x->dur_ps;
+	u64 arrive = 0, t;
+	struct ubfab_plane *pl;
+	unsigned int plane;
+	u32 j;
+
+	for_each_set_bit(plane, &mask, UBFAB_MAX_PLANES) {
+		t = ubfab_model_reserve(&src->ports[plane].tx, t0, dur);
+		t = ubfab_model_sum(t, gap);
+		if (far) {
+			pl = &src->fabric->planes[plane];
+			j = hash_32(src->eid << 16 ^ dst->eid ^ plane << 28, 32) %
+			    pl->nr_l2;
+			t = ubfab_model_reserve(&pl->links[(src->loc.node *
+							    pl->nr_l2 + j) * 2],
+						t, dur);
+			t = ubfab_model_sum(t, gap);
+			t = ubfab_model_reserve(&pl->links[(dst->loc.node *
+							    pl->nr_l2 + j) * 2 + 1],
+						t, dur);
+			t = ubfab_model_sum(t, x->lat_ps - 2 * gap);
+		}
+		t = ubfab_model_reserve(&dst->ports[plane].rx, t, dur);
+		arrive = max(arrive, ubfab_model_sum(t, dur));
+	}
+	return arrive;
+}
+
+/**
+ * ubfab_model_contend() - what a transfer over the planes waits for the
+ *	links other transfers hold
+ * @c: its queue's clock, already moved on by its cost alone
+ * @self: where the queue's entity sits: an entity's place
+ * @ex: the transfer; @ex->peer an entity's place
+ * @before: the clock before the transfer
+ * @x: how it crosses the planes (ubfab_model_plane_xfer())
+ *
+ * Its data goes from the initiator to the peer (from the peer for READ);
+ * each link it crosses is reserved for it, and the clock moves on by how
+ * much later than on idle links its last byte arrives.
+ * Context: the queue's run_lock held.
+ */
+void ubfab_model_contend(struct ubfab_model_clock *c,
+			 const struct ubfab_loc *self,
+			 const struct ubfab_exec *ex, u64 before,
+			 const struct ubfab_model_xfer *x)
+{
+	/* the links are the model's to write, whoever looks at the entity */
+	struct ubfab_entity *a = container_of((struct ubfab_loc *)self,
+					      struct ubfab_entity, loc);
+	struct ubfab_entity *b = container_of((struct ubfab_loc *)ex->peer,
+					      struct ubfab_entity, loc);
+	u64 t0 = ubfab_model_sum(before, x->off_ps), arrive, idle;
+	u32 mask = ex->plane_mask;
+	unsigned int plane;
+
+	if (ex->sqe.opcode == UBFAB_OP_READ)
+		swap(a, b);
+	idle = ubfab_model_sum(t0, ubfab_model_sum(x->lat_ps, x->dur_ps));
+	/* a small message within a node, the common case: two links */
+	if (!(mask & (mask - 1)) && a->loc.node == b->loc.node) {
+		plane = __ffs(mask);
+		arrive = ubfab_model_reserve(&a->ports[plane].tx, t0, x->dur_ps);
+		arrive = ubfab_model_reserve(&b->ports[plane].rx,
+					     arrive + x->lat_ps, x->dur_ps);
+		arrive += x->dur_ps;
+	} else {
+		arrive = ubfab_model_walk(a, b, mask, t0, x);
+	}
+	if (arrive > idle)
+		ubfab_model_advance(c, arrive - idle);
 }
 
 /**
@@ -190,22 +409,107 @@ u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
  * @self: where the queue's entity sits
  * @ex: the entry
  *
- * Remembers a transfer over one plane for the next one alike.
- * Context: the queue's run_lock held.
+ * Prices it with the parameters in force, remembers a transfer over one
+ * plane for the next one alike, and ends a wait no earlier than what
+ * satisfied it (@ex->after_ps). Context: the queue's run_lock held.
  */
 void ubfab_model_charge_new(struct ubfab_model_clock *c,
 			    const struct ubfab_loc *self,
 			    const struct ubfab_exec *ex)
 {
-	u64 cost = ubfab_model_cost_ps(&ubfab_model_cm384, self, ex);
+	u64 gen = READ_ONCE(ubfab_model_gen), cost, before = c->now_ps;
+	const struct ubfab_model_params *p;
+	const struct ubfab_model_faults *fp;
+	struct ubfab_model_faults f;
+	struct ubfab_model_xfer x;
+	bool planes;
 
-	if (hweight32(ex->plane_mask) == 1) {
+	/* the table and the knobs are as new as @gen says */
+	smp_rmb();
+	fp = ubfab_model_faults(c, self, ex, &f);
+	rcu_read_lock();
+	p = ubfab_model_params();
+	cost = ubfab_model_cost_ps(p, self, ex, fp);
+	planes = ubfab_model_plane_xfer(p, self, ex, fp, &x);
+	rcu_read_unlock();
+	/* link errors are rolled entry by entry: no price to remember */
+	if (hweight32(ex->plane_mask) == 1 && !(fp && fp->error_ppm)) {
 		c->last_peer = ex->peer;
 		c->last_ps = cost;
+		c->last_gen = gen;
 		c->last_bytes = ex->bytes;
 		c->last_opcode = ex->sqe.opcode;
+		c->last_flags = ex->sqe.flags & UBFAB_SQE_MEMSEM;
+		c->last_planes = planes;
+		c->last_x = x;
 	}
 	ubfab_model_advance(c, cost);
+	if (planes)
+		ubfab_model_contend(c, self, ex, before, &x);
+	/* a wait ends no earlier than what satisfied it */
+	c->now_ps = max(c->now_ps, ex->after_ps);
+}
+
+/*
+ * When @ex would end if it were charged now (no link error rolled), and
+ * in *@back the way back of its acknowledgment or response.
+ */
+static u64 ubfab_model_price(const struct ubfab_model_clock *c,
+			     const struct ubfab_loc *self,
+			     const struct ubfab_exec *ex, u64 *back)
+{
+	const struct ubfab_model_params *p;
+	const struct ubfab_model_faults *fp;
+	struct ubfab_model_faults f;
+	u64 end;
+
+	fp = ubfab_model_faults(NULL, self, ex, &f);
+	rcu_read_lock();
+	p = ubfab_model_params();
+	end = ubfab_model_cost_ps(p, self, ex, fp);
+	*back = ex->peer ? ubfab_model_lat_ps(p, self, ex->peer) : 0;
+	rcu_read_unlock();
+	if (fp)
+		*back += fp->delay_ps;
+	if (check_add_overflow(end, c->now_ps, &end))
+		end = U64_MAX;
+	return end;
+}
+
+/**
+ * ubfab_model_end_ps() - when an entry would end if it were charged now
+ * @c: its queue's clock
+ * @self: where the queue's entity sits
+ * @ex: the entry, as it stands
+ *
+ * Context: the queue's run_lock held. Return: picoseconds, saturated.
+ */
+u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
+		       const struct ubfab_loc *self,
+		       const struct ubfab_exec *ex)
+{
+	u64 back;
+
+	return ubfab_model_price(c, self, ex, &back);
+}
+
+/**
+ * ubfab_model_arrival_ps() - when a transfer's last bytes reach the peer
+ * @c: its queue's clock
+ * @self: where the queue's entity sits
+ * @ex: the transfer, its last chunk noted (ubfab_model_note())
+ *
+ * Its end, were it charged now, less the way back of the acknowledgment
+ * or the response. Context: the queue's run_lock held.
+ * Return: picoseconds, saturated.
+ */
+u64 ubfab_model_arrival_ps(const struct ubfab_model_clock *c,
+			   const struct ubfab_loc *self,
+			   const struct ubfab_exec *ex)
+{
+	u64 back, end = ubfab_model_price(c, self, ex, &back);
+
+	return end == U64_MAX ? end : end - back;
 }
 
 /**

@@ -9,6 +9,7 @@
 #define _UBFAB_MODEL_H
 
 #include <linux/bits.h>
+#include <linux/jump_label.h>
 #include <linux/math64.h>
 #include <linux/overflow.h>
 #include <linux/types.h>
@@ -20,6 +21,9 @@ struct ubfab_queue;
 
 /* Picoseconds in a nanosecond. */
 #define UBFAB_MODEL_PS_PER_NS	1000
+/* Efficiencies and port bandwidths are per mille, error rates per million. */
+#define UBFAB_MODEL_PER_MILLE	1000U
+#define UBFAB_MODEL_PER_MILLION	1000000U
 
 /**
  * enum ubfab_model_path - how far a transfer's bytes go
@@ -37,43 +41,135 @@ enum ubfab_model_path {
 };
 
 /**
- * struct ubfab_model_params - the model's parameters (model.c has the
- *	values, their units and sources)
- * @issue_ps: an entry's issue overhead on its queue
- * @loopback_ps: latency of a transfer to the initiator itself
- * @die_ps: latency of the die-to-die link
- * @hop_ps: latency of one switch hop, its links included
+ * struct ubfab_model_params - the model's parameters (model_param.c has
+ *	the table of their names, units, ranges, values and sources)
+ * @issue_ps: any entry's turn on its queue
+ * @dma_ps: start-up of a transfer of the DMA class
+ * @memsem_ps: start-up of a transfer of the memory-semantics class
+ * @loopback_ps: one way to the initiator itself
+ * @die_ps: one way over the die-to-die link
+ * @hop_ps: one switch hop, one way, its links included
  * @node_hops: switch hops within a node
  * @remote_hops: switch hops to another node
  * @link_mbps: one UB link, one way, in MB/s (10^6 bytes a second)
  * @die_mbps: the die-to-die link, one way, in MB/s
  * @hbm_mbps: an NPU die's HBM, in MB/s
  * @dram_mbps: a CPU's DRAM, in MB/s
- * @efficiency: per mille of the link rate a transfer reaches, by
+ * @target_ps: the target's part of a transfer, by [read][target is a CPU]
+ * @efficiency: per mille of a link's rate a transfer's payload gets, by
  *	[read][target is a CPU]
+ * @retry_ps: what a link error costs a transfer besides resending a
+ *	chunk: detecting it and asking again
+ *
+ * All u64, without padding: model_param.c reads and sets them by offset
+ * and compares whole tables.
  */
 struct ubfab_model_params {
 	u64 issue_ps;
+	u64 dma_ps;
+	u64 memsem_ps;
 	u64 loopback_ps;
 	u64 die_ps;
 	u64 hop_ps;
-	u32 node_hops;
-	u32 remote_hops;
-	u32 link_mbps;
-	u32 die_mbps;
-	u32 hbm_mbps;
-	u32 dram_mbps;
-	u32 efficiency[2][2];
+	u64 node_hops;
+	u64 remote_hops;
+	u64 link_mbps;
+	u64 die_mbps;
+	u64 hbm_mbps;
+	u64 dram_mbps;
+	u64 target_ps[2][2];
+	u64 efficiency[2][2];
+	u64 retry_ps;
 };
 
-/* The defaults, profile cm384; read-only (netlink control comes later). */
+/* The values of profile cm384, the defaults. */
 extern const struct ubfab_model_params ubfab_model_cm384;
+
+/**
+ * struct ubfab_model_param - how netlink names one parameter
+ * @name: its name, which ends in its unit ("hop-ps")
+ * @unit: what it counts
+ * @offset: where it is in struct ubfab_model_params
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ */
+struct ubfab_model_param {
+	const char *name;
+	const char *unit;
+	size_t offset;
+	u64 min;
+	u64 max;
+};
+
+extern const struct ubfab_model_param ubfab_model_param_table[];
+extern const unsigned int ubfab_model_nr_params;
+/* Bumped after every change of the parameters in force or a port's knobs. */
+extern u64 ubfab_model_gen;
+void ubfab_model_touch(void);
+/* Module parameter "model": off, no entry is charged (model_param.c). */
+DECLARE_STATIC_KEY_TRUE(ubfab_model_on);
+
+const struct ubfab_model_param *ubfab_model_param_find(const char *name);
+u64 *ubfab_model_param_ptr(struct ubfab_model_params *p,
+			   const struct ubfab_model_param *d);
+
+/* The value of the parameter @d in @p. */
+static inline u64 ubfab_model_param_value(const struct ubfab_model_params *p,
+					  const struct ubfab_model_param *d)
+{
+	return *(const u64 *)((const char *)p + d->offset);
+}
+
+const char *ubfab_model_profile(const struct ubfab_model_params *p);
+const struct ubfab_model_params *ubfab_model_profile_find(const char *name);
+const struct ubfab_model_params *ubfab_model_params(void);
+void ubfab_model_read(struct ubfab_model_params *p);
+int ubfab_model_update(const struct ubfab_model_params *p);
+void ubfab_model_fini(void);
+
+/**
+ * struct ubfab_model_faults - what the fault knobs of the ports a
+ *	transfer used say (struct ubfab_port)
+ * @bw_permille: the lowest bandwidth of a port at either end of a plane
+ *	it used, per mille: striped evenly, the slowest plane sets the pace
+ * @error_ppm: the highest error rate of a plane it used, both ends added
+ * @delay_ps: the largest added latency of a plane it used, both ends
+ *	added, one way
+ * @retry: it hit a link error and resends a chunk (rolled from
+ *	@error_ppm by the clock, model.c)
+ */
+struct ubfab_model_faults {
+	u32 bw_permille;
+	u32 error_ppm;
+	u64 delay_ps;
+	bool retry;
+};
+
+/**
+ * struct ubfab_model_xfer - a transfer over the planes, as contention
+ *	sees it (model.c)
+ * @off_ps: from the queue's clock to its data leaving its sender: the
+ *	issue overhead and its class's start-up, and for READ the request's
+ *	way to the peer and the target's part
+ * @lat_ps: the way between the two, one way (the ports' added latency
+ *	too)
+ * @dur_ps: how long each plane's share of its bytes holds each link
+ */
+struct ubfab_model_xfer {
+	u64 off_ps;
+	u64 lat_ps;
+	u64 dur_ps;
+};
+
+/* Ports whose knobs are not the defaults: while 0, none is read. */
+extern atomic_t ubfab_model_faulty;
 
 enum ubfab_model_path ubfab_model_path(const struct ubfab_loc *self,
 				       const struct ubfab_loc *peer);
 u64 ubfab_model_cost_ps(const struct ubfab_model_params *p,
 			const struct ubfab_loc *self,
-			const struct ubfab_exec *ex);
+			const struct ubfab_exec *ex,
+			const struct ubfab_model_faults *f);
 long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg);
 
 /**
@@ -81,22 +177,57 @@ long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg);
  *	the queue's run_lock
  * @now_ps: when its last entry ended, in picoseconds; 0 at creation
  * @last_peer: where the peer of its last one-plane transfer sits, or NULL
- * @last_ps: that transfer's cost, which the next one alike costs too (the
- *	table is fixed): a run of small messages pays a few compares
+ * @last_ps: that transfer's cost, which the next one alike costs too
+ *	while the parameters stay those of @last_gen: a run of small
+ *	messages pays a few compares
+ * @last_gen: ubfab_model_gen when @last_ps was worked out
  * @last_bytes: the bytes it moved
  * @last_opcode: its opcode
+ * @last_flags: its UBFAB_SQE_MEMSEM flag
+ * @last_x: how it crosses the planes, when @last_planes
+ * @last_planes: it crossed the switch planes (not the die-to-die link)
+ * @entries: entries charged so far
+ * @seed: the queue's own, from its entity and number: with @entries, what
+ *	a transfer's link errors are rolled from, the same in every run of
+ *	the same program
  */
 struct ubfab_model_clock {
 	u64 now_ps;
 	const struct ubfab_loc *last_peer;
 	u64 last_ps;
+	u64 last_gen;
 	u32 last_bytes;
 	u8 last_opcode;
+	u8 last_flags;
+	bool last_planes;
+	struct ubfab_model_xfer last_x;
+	u64 entries;
+	u32 seed;
 };
 
 void ubfab_model_charge_new(struct ubfab_model_clock *c,
 			    const struct ubfab_loc *self,
 			    const struct ubfab_exec *ex);
+void ubfab_model_contend(struct ubfab_model_clock *c,
+			 const struct ubfab_loc *self,
+			 const struct ubfab_exec *ex, u64 before,
+			 const struct ubfab_model_xfer *x);
+u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
+		       const struct ubfab_loc *self,
+		       const struct ubfab_exec *ex);
+u64 ubfab_model_arrival_ps(const struct ubfab_model_clock *c,
+			   const struct ubfab_loc *self,
+			   const struct ubfab_exec *ex);
+
+/* model_sync.c: causality between waits and what satisfies them */
+struct ubfab_entity;
+void ubfab_model_stamp_write(struct ubfab_queue *q,
+			     const struct ubfab_exec *ex, u32 plane,
+			     struct ubfab_entity *owner, u64 addr, u32 bytes);
+int ubfab_model_stamp_set(struct ubfab_entity *owner, u64 addr, u64 ps);
+u64 ubfab_model_stamp(struct ubfab_entity *owner, u64 addr);
+void ubfab_model_forget(struct ubfab_entity *owner, u64 addr, u64 len);
+long ubfab_model_stamp_ioctl(struct ubfab_queue *q, void __user *uarg);
 
 /* Whole nanoseconds of @ps, rounded down. */
 static inline u64 ubfab_model_ns(u64 ps)
@@ -137,9 +268,12 @@ static inline u64 ubfab_model_now_ns(const struct ubfab_model_clock *c)
  * @self: where the queue's entity sits
  * @ex: the entry; its @model_ns gets its end, the clock's new time
  *
- * A transfer over one plane like the queue's last one costs what that one
- * did, found here; anything else is worked out by
- * ubfab_model_charge_new(). Context: the queue's run_lock held.
+ * A transfer over one plane like the queue's last one (same peer, opcode,
+ * length and class, same parameters) costs what that one did, found here,
+ * plus what it waits for links other transfers hold (ubfab_model_contend());
+ * anything else is worked out by ubfab_model_charge_new(). With the
+ * model off, nothing is charged: @ex's model_ns stays 0. Context: the
+ * queue's run_lock held.
  */
 static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
 					       const struct ubfab_loc *self,
@@ -147,12 +281,23 @@ static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
 {
 	u32 mask = ex->plane_mask;
 
+	/* off: model_ns stays 0, the clock where it is */
+	if (!static_branch_likely(&ubfab_model_on))
+		return;
+	c->entries++;
 	/* a plane crossed (so a peer), one only */
 	if (mask && !(mask & (mask - 1)) && ex->peer == c->last_peer &&
-	    ex->bytes == c->last_bytes && ex->sqe.opcode == c->last_opcode)
+	    ex->bytes == c->last_bytes && ex->sqe.opcode == c->last_opcode &&
+	    (ex->sqe.flags & UBFAB_SQE_MEMSEM) == c->last_flags &&
+	    c->last_gen == READ_ONCE(ubfab_model_gen)) {
+		u64 before = c->now_ps;
+
 		ubfab_model_advance(c, c->last_ps);
-	else
+		if (c->last_planes)
+			ubfab_model_contend(c, self, ex, before, &c->last_x);
+	} else {
 		ubfab_model_charge_new(c, self, ex);
+	}
 	ex->model_ns = ubfab_model_now_ns(c);
 }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the fabric model's cost arithmetic in model.c: the path
- * class of two places, what each kind of entry costs, the striping of a
- * transfer's bytes over the planes it used, the efficiency per op kind
- * and target, that the largest entry does not overflow, and the clock
+ * class of two places, what each kind of entry costs in either transfer
+ * class, the published latencies and bandwidths, the striping of a
+ * transfer's bytes over the planes it used, the ports' fault knobs, the
+ * efficiency per op kind and target, that the largest entry does not overflow, and the clock
  * (in order, a small message priced like the last one). Built into
  * ubfab.ko when the kernel has KUnit; the suite runs when the module
  * loads.
@@ -43,7 +44,7 @@ static u64 ubfab_kunit_cost(const struct ubfab_loc *self, u8 opcode,
 		.bytes = bytes,
 	};
 
-	return ubfab_model_cost_ps(p, self, &ex);
+	return ubfab_model_cost_ps(p, self, &ex, NULL);
 }
 
 static void ubfab_kunit_path(struct kunit *test)
@@ -92,53 +93,65 @@ static void ubfab_kunit_still(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(ops); i++)
 		KUNIT_EXPECT_EQ(test, ubfab_kunit_cost(&a, ops[i], NULL, 0, 0),
 				p->issue_ps);
-	KUNIT_EXPECT_EQ(test, p->issue_ps, 850000);
+	KUNIT_EXPECT_EQ(test, p->issue_ps, 200000);
 	ex.sqe.value = 12345;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex), 12345000);
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, NULL), 12345000);
 	ex.sqe.value = 0;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex), 0);
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, NULL), 0);
 	/* refused: as any other entry */
 	ex.sqe.value = 5;
 	ex.status = UBFAB_CQE_BAD_ENTRY;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex), p->issue_ps);
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, NULL), p->issue_ps);
 	ex.status = UBFAB_CQE_OK;
 	/* saturates instead of wrapping */
 	ex.sqe.value = U64_MAX / 1000 + 1;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex), U64_MAX);
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, NULL), U64_MAX);
 	KUNIT_EXPECT_EQ(test, ubfab_model_ns(1999), 1);
 }
 
-/* Latency by path, once for WRITE, there and back for READ and ATOMIC. */
+/*
+ * Latency by path: the start-up of the class, a round trip, the target's
+ * part by op kind (ATOMIC counts as a write) and target kind.
+ */
 static void ubfab_kunit_latency(struct kunit *test)
 {
 	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
 	struct ubfab_loc die = ubfab_kunit_npu(0, 0, 1);
 	struct ubfab_loc node = ubfab_kunit_npu(0, 1, 0);
 	struct ubfab_loc far = ubfab_kunit_npu(1, 0, 0);
+	u64 x = p->issue_ps + p->dma_ps, tw = p->target_ps[0][0];
+	struct ubfab_exec ex = {
+		.sqe.opcode = UBFAB_OP_WRITE, .sqe.flags = UBFAB_SQE_MEMSEM,
+		.peer = &node, .plane_mask = 1, .bytes = 8,
+	};
 	/* 8 bytes on one link at 69.9% of 28 GB/s: ceil(408.7) ps */
 	u64 ser8 = 409;
 
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &node, 1, 8),
-			p->issue_ps + p->hop_ps + ser8);
+			x + 2 * p->hop_ps + tw + ser8);
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &far, 1, 8),
-			p->issue_ps + 3 * p->hop_ps + ser8);
+			x + 6 * p->hop_ps + tw + ser8);
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_ATOMIC, &far, 1, 8),
-			p->issue_ps + 6 * p->hop_ps + ser8);
+			x + 6 * p->hop_ps + tw + ser8);
 	/* 8 bytes at 85.2% of 28 GB/s: ceil(335.3) ps */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_READ, &node, 1, 8),
-			p->issue_ps + 2 * p->hop_ps + 336);
+			x + 2 * p->hop_ps + p->target_ps[1][0] + 336);
 	/* 8 bytes at 69.9% of 270 GB/s: ceil(42.4) ps */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &die, 1, 8),
-			p->issue_ps + p->die_ps + 43);
+			x + 2 * p->die_ps + tw + 43);
 	/* loopback: the die's own memory, 8 bytes at 1.6 TB/s */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &a, 1, 8),
-			p->issue_ps + p->loopback_ps + 5);
+			x + 2 * p->loopback_ps + tw + 5);
+	/* memory semantics: its own start-up instead of the DMA engine's */
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, NULL),
+			p->issue_ps + p->memsem_ps + 2 * p->hop_ps + tw + ser8);
+	KUNIT_EXPECT_LT(test, p->memsem_ps, p->dma_ps);
 	/* the order the selftests rely on */
 	KUNIT_EXPECT_LT(test, ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &a, 1, 8),
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &die, 1, 8));
@@ -148,13 +161,61 @@ static void ubfab_kunit_latency(struct kunit *test)
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &far, 1, 8));
 }
 
+/*
+ * The published table (../shared/reference/cloudmatrix384.md), from the
+ * arithmetic alone: 512-byte latency in ns and one-way bandwidth per die
+ * in GB/s (a 16 MiB transfer over 7 planes), by [read][target is a CPU]
+ * [other node]; each within 5%. ubbench model measures the same cells
+ * through the module.
+ */
+static void ubfab_kunit_calibration(struct kunit *test)
+{
+	static const u64 lat_ns[2][2][2] = {
+		{ { 1300, 2100 }, { 1100, 1900 } },
+		{ { 1200, 1900 }, { 1000, 1700 } },
+	};
+	static const u64 gbps[2][2][2] = {
+		{ { 137, 135 }, { 110, 107 } },
+		{ { 167, 164 }, { 151, 147 } },
+	};
+	static const u8 ops[2] = { UBFAB_OP_WRITE, UBFAB_OP_READ };
+	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
+	struct ubfab_loc peers[2][2] = {
+		{ ubfab_kunit_npu(0, 1, 0), ubfab_kunit_npu(1, 0, 0) },
+		{ ubfab_kunit_cpu(0, 0), ubfab_kunit_cpu(1, 0) },
+	};
+	unsigned int r, c, n;
+	u64 ns, bw;
+
+	for (r = 0; r < 2; r++) {
+		for (c = 0; c < 2; c++) {
+			for (n = 0; n < 2; n++) {
+				ns = ubfab_kunit_cost(&a, ops[r], &peers[c][n],
+						      1, 512) / 1000;
+				KUNIT_EXPECT_LE(test, ns * 100,
+						lat_ns[r][c][n] * 105);
+				KUNIT_EXPECT_GE(test, ns * 100,
+						lat_ns[r][c][n] * 95);
+				/* bytes / ps x 1000 = GB/s, x 100 */
+				bw = div64_u64(SZ_16M * 100000ULL,
+					       ubfab_kunit_cost(&a, ops[r],
+								&peers[c][n],
+								0x7f, SZ_16M));
+				KUNIT_EXPECT_LE(test, bw, gbps[r][c][n] * 105);
+				KUNIT_EXPECT_GE(test, bw, gbps[r][c][n] * 95);
+			}
+		}
+	}
+}
+
 /* Bytes striped over the planes used, at the efficiency of their kind. */
 static void ubfab_kunit_striping(struct kunit *test)
 {
 	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
 	struct ubfab_loc node = ubfab_kunit_npu(0, 1, 0);
 	struct ubfab_loc cpu = ubfab_kunit_cpu(0, 0);
-	u64 lat = p->issue_ps + p->hop_ps, seven, six;
+	u64 x = p->issue_ps + p->dma_ps + 2 * p->hop_ps, seven, six;
+	u64 lat = x + p->target_ps[0][0];
 
 	/* 1 MiB over 7 links at 69.9%: 2^20 x 10^9 / (7 x 28000 x 699) */
 	seven = ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &node, 0x7f, SZ_1M);
@@ -169,12 +230,51 @@ static void ubfab_kunit_striping(struct kunit *test)
 	/* to a CPU at 56.1%, reading from an NPU at 85.2% */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &cpu, 0x7f, SZ_1M) -
-			lat, 9536324);
+			x - p->target_ps[0][1], 9536324);
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_READ, &node, 0x7f, SZ_1M) -
-			lat - p->hop_ps, 6279200);
+			x - p->target_ps[1][0], 6279200);
 	/* the published per-die write bandwidth, within 0.1% */
 	KUNIT_EXPECT_EQ(test, div64_u64(SZ_1M * 1000ULL, seven - lat), 137);
+}
+
+/*
+ * The ports' fault knobs over the planes: a slower link stretches the
+ * serialization, an added latency is paid both ways, a link error costs
+ * retry-ps and one chunk again; none of it on the die-to-die link.
+ */
+static void ubfab_kunit_faults(struct kunit *test)
+{
+	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
+	struct ubfab_loc die = ubfab_kunit_npu(0, 0, 1);
+	struct ubfab_loc node = ubfab_kunit_npu(0, 1, 0);
+	struct ubfab_model_faults f = { .bw_permille = 1000 };
+	struct ubfab_exec ex = {
+		.sqe.opcode = UBFAB_OP_WRITE, .peer = &node,
+		.plane_mask = 0x7f, .bytes = SZ_1M,
+	};
+	/* 1 MiB over 7 links at 69.9% (ubfab_kunit_striping) */
+	u64 ser = 7653616, healthy = ubfab_model_cost_ps(p, &a, &ex, NULL);
+
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f), healthy);
+	f.bw_permille = 500;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f),
+			healthy + ser);
+	f.bw_permille = 1000;
+	f.delay_ps = 12345;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f),
+			healthy + 2 * 12345);
+	f.delay_ps = 0;
+	f.error_ppm = 10;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f), healthy);
+	/* 64 KiB on one link at 69.9%: ceil(3348456.98) ps */
+	f.retry = true;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f),
+			healthy + p->retry_ps + 3348457);
+	/* the die-to-die link has no UB port */
+	ex.peer = &die;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f),
+			ubfab_model_cost_ps(p, &a, &ex, NULL));
 }
 
 /* COPY reads and writes its bytes, FILL writes them: HBM or DRAM. */
@@ -203,79 +303,191 @@ static void ubfab_kunit_largest(struct kunit *test)
 	struct ubfab_loc far = ubfab_kunit_npu(1, 0, 0);
 	struct ubfab_loc cpu = ubfab_kunit_cpu(1, 0);
 	u32 max = UBFAB_SQE_MAX_LENGTH;
+	u64 x = p->issue_ps + p->dma_ps + 6 * p->hop_ps;
 
 	/* 2^30 B x 10^9 / (28000 x 561) = 68356367711 ps, ceil */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &cpu, 1, max),
-			p->issue_ps + 3 * p->hop_ps + 68356367711ULL);
+			x + p->target_ps[0][1] + 68356367711ULL);
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &far, 0x7f, max),
-			p->issue_ps + 3 * p->hop_ps + 7837302736ULL);
+			x + p->target_ps[0][0] + 7837302736ULL);
 	/* 2 GiB through DRAM */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&cpu, UBFAB_OP_COPY, NULL, 0, max),
 			p->issue_ps + 10485760000ULL);
 }
 
+/*
+ * A fabric of two nodes with one L2 switch per plane, all links idle, and
+ * entities in it: what charging a transfer needs, since the contention
+ * walk reserves the links of the entities it names.
+ */
+static struct ubfab_fabric *ubfab_kunit_fabric(struct kunit *test)
+{
+	struct ubfab_fabric *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	u32 plane;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->topo.planes = 7;
+	f->planes = kunit_kcalloc(test, 7, sizeof(*f->planes), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->planes);
+	for (plane = 0; plane < 7; plane++) {
+		f->planes[plane].nr_l1 = 2;
+		f->planes[plane].nr_l2 = 1;
+		f->planes[plane].links = kunit_kcalloc(test, 4,
+						       sizeof(struct ubfab_link),
+						       GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, f->planes[plane].links);
+	}
+	return f;
+}
+
+/* Entity @eid of @f at @loc, its 7 ports' links idle. */
+static struct ubfab_loc *ubfab_kunit_entity(struct kunit *test,
+					    struct ubfab_fabric *f, u32 eid,
+					    struct ubfab_loc loc)
+{
+	struct ubfab_entity *e;
+
+	e = kunit_kzalloc(test, struct_size(e, ports, 7), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	e->fabric = f;
+	e->eid = eid;
+	e->loc = loc;
+	e->nr_ports = 7;
+	return &e->loc;
+}
+
 /* The clock: entries in order, small messages priced from the last one. */
 static void ubfab_kunit_clock(struct kunit *test)
 {
-	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
-	struct ubfab_loc node = ubfab_kunit_npu(0, 1, 0);
-	struct ubfab_loc far = ubfab_kunit_npu(1, 0, 0);
+	struct ubfab_fabric *fab = ubfab_kunit_fabric(test);
+	struct ubfab_loc *a = ubfab_kunit_entity(test, fab, 0,
+						 ubfab_kunit_npu(0, 0, 0));
+	struct ubfab_loc *node = ubfab_kunit_entity(test, fab, 1,
+						    ubfab_kunit_npu(0, 1, 0));
+	struct ubfab_loc *far = ubfab_kunit_entity(test, fab, 2,
+						   ubfab_kunit_npu(1, 0, 0));
 	struct ubfab_model_clock c = {};
 	struct ubfab_exec ex = {
-		.sqe.opcode = UBFAB_OP_WRITE, .peer = &node, .plane_mask = 4,
+		.sqe.opcode = UBFAB_OP_WRITE, .peer = node, .plane_mask = 4,
 		.bytes = 64,
 	};
-	u64 one = ubfab_model_cost_ps(p, &a, &ex), t;
+	u64 one = ubfab_model_cost_ps(p, a, &ex, NULL), t;
 
-	ubfab_model_charge(&c, &a, &ex);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, one);
 	KUNIT_EXPECT_EQ(test, ex.model_ns, one / 1000);
 	/* alike but on another plane: the same cost, remembered */
 	ex.plane_mask = 8;
-	ubfab_model_charge(&c, &a, &ex);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, 2 * one);
 	KUNIT_EXPECT_EQ(test, c.last_ps, one);
 	/* another peer, length, opcode or plane count: priced anew */
-	ex.peer = &far;
-	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex);
-	ubfab_model_charge(&c, &a, &ex);
+	ex.peer = far;
+	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	ex.bytes = 65;
-	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex);
-	ubfab_model_charge(&c, &a, &ex);
+	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	ex.sqe.opcode = UBFAB_OP_READ;
-	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex);
-	ubfab_model_charge(&c, &a, &ex);
+	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	ex.plane_mask = 0x7f;
-	t = c.now_ps + ubfab_model_cost_ps(p, &a, &ex);
-	ubfab_model_charge(&c, &a, &ex);
+	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	/* a NOP after it: no crossing, the issue overhead */
 	ex = (struct ubfab_exec) { .sqe.opcode = UBFAB_OP_NOP };
 	t = c.now_ps + p->issue_ps;
-	ubfab_model_charge(&c, &a, &ex);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
 	/* the clock saturates */
 	ex = (struct ubfab_exec) { .sqe.opcode = UBFAB_OP_COMPUTE,
 				   .sqe.value = U64_MAX / 1000 };
-	ubfab_model_charge(&c, &a, &ex);
+	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, U64_MAX);
 	KUNIT_EXPECT_EQ(test, ex.model_ns, U64_MAX / 1000);
+}
+
+/* Charge @ex, from @self to @peer, on a fresh clock at @now: its end. */
+static u64 ubfab_kunit_charge(struct ubfab_loc *self, struct ubfab_loc *peer,
+			      struct ubfab_exec *ex, u64 now)
+{
+	struct ubfab_model_clock c = { .now_ps = now };
+
+	ex->peer = peer;
+	ubfab_model_charge(&c, self, ex);
+	return c.now_ps;
+}
+
+/*
+ * Contention: transfers that share a link wait for each other, first
+ * come first served; disjoint ones do not; one earlier in modeled time
+ * than a link's last reservation passes it.
+ */
+static void ubfab_kunit_contention(struct kunit *test)
+{
+	struct ubfab_fabric *fab = ubfab_kunit_fabric(test);
+	struct ubfab_loc *n[10], *far[2];
+	struct ubfab_exec ex = {
+		.sqe.opcode = UBFAB_OP_WRITE, .plane_mask = 0x7f,
+		.bytes = SZ_1M,
+	};
+	/* 1 MiB over 7 links at 69.9% (ubfab_kunit_striping) */
+	u64 dur = 7653616, one, one_far;
+	unsigned int i;
+
+	for (i = 0; i < 10; i++)
+		n[i] = ubfab_kunit_entity(test, fab, i,
+					  ubfab_kunit_npu(0, i / 2, i % 2));
+	for (i = 0; i < 2; i++)
+		far[i] = ubfab_kunit_entity(test, fab, 10 + i,
+					    ubfab_kunit_npu(1, i, 0));
+	ex.peer = n[2];
+	one = ubfab_model_cost_ps(p, n[0], &ex, NULL);
+	ex.peer = far[0];
+	one_far = ubfab_model_cost_ps(p, n[0], &ex, NULL);
+
+	/* two senders into one receiver at once: the second waits */
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[0], n[2], &ex, 0), one);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[1], n[2], &ex, 0),
+			one + dur);
+	/* a disjoint pair does not */
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[4], n[6], &ex, 0), one);
+	/* far ahead in modeled time, then one behind it: it passes */
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[5], n[2], &ex, 10000000000),
+			10000000000 + one);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[7], n[2], &ex, 0), one);
+	/* to the other node, one L2 switch: the uplink is shared */
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[8], far[0], &ex, 0),
+			one_far);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[9], far[1], &ex, 0),
+			one_far + dur);
+	/* a READ's data comes over the peer's port and into the reader's */
+	ex.sqe.opcode = UBFAB_OP_READ;
+	ex.peer = n[6];
+	one = ubfab_model_cost_ps(p, n[3], &ex, NULL);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[3], n[6], &ex, 0), one);
+	/* n[6]'s rx took n[4]'s write: its tx is idle */
+	KUNIT_EXPECT_LT(test, one, ubfab_kunit_charge(n[3], n[7], &ex, 0));
 }
 
 static struct kunit_case ubfab_model_cases[] = {
 	KUNIT_CASE(ubfab_kunit_path),
 	KUNIT_CASE(ubfab_kunit_still),
 	KUNIT_CASE(ubfab_kunit_latency),
+	KUNIT_CASE(ubfab_kunit_calibration),
 	KUNIT_CASE(ubfab_kunit_striping),
+	KUNIT_CASE(ubfab_kunit_faults),
 	KUNIT_CASE(ubfab_kunit_local),
 	KUNIT_CASE(ubfab_kunit_largest),
 	KUNIT_CASE(ubfab_kunit_clock),
+	KUNIT_CASE(ubfab_kunit_contention),
 	{}
 };
 

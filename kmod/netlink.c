@@ -2,9 +2,9 @@
 /*
  * ubfab control plane: the "ubfab" generic netlink family, which reports
  * the fabric, its entities, ports, planes and segments to any netlink
- * client, lets an administrator reset entities and set port and plane
- * states (fault injection), and announces those changes to the "events"
- * multicast group.
+ * client, lets an administrator reset entities, set port and plane
+ * states (fault injection) and the fabric model's parameters, and
+ * announces those changes to the "events" multicast group.
  *
  * Commands, attributes and errors are defined in include/uapi/linux/ubfab.h
  * after Documentation/netlink/ubfab.yaml, the family's source. The
@@ -17,8 +17,8 @@
  * Segments change at any time; the dump reads each entity's under its
  * mem_lock.
  *
- * Port and plane states are written only here, under ubfab_nl_state_lock,
- * which also covers sending the notification: listeners see the changes
+ * Port and plane states and the model's parameters are written only here,
+ * under ubfab_nl_state_lock, which also covers sending the notification: listeners see the changes
  * in the order they were made, each with the state it set. Readers (the
  * get handlers, the data path) take no lock: a state is one int read with
  * READ_ONCE(), so they see either the old or the new value.
@@ -28,6 +28,7 @@
 
 #include "compat.h"
 #include "mem.h"
+#include "model.h"
 #include "netlink_gen.h"
 
 /* Set before the family is registered, cleared after it is unregistered. */
@@ -130,7 +131,13 @@ static int ubfab_nl_fill_port(struct sk_buff *skb, const void *obj)
 
 	if (nla_put_u32(skb, UBFAB_A_PORT_EID, port->entity->eid) ||
 	    nla_put_u32(skb, UBFAB_A_PORT_PLANE, port->plane) ||
-	    nla_put_u32(skb, UBFAB_A_PORT_STATE, READ_ONCE(port->state)))
+	    nla_put_u32(skb, UBFAB_A_PORT_STATE, READ_ONCE(port->state)) ||
+	    nla_put_u32(skb, UBFAB_A_PORT_BW_PERMILLE,
+			READ_ONCE(port->bw_permille)) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_PORT_DELAY_PS,
+			      READ_ONCE(port->delay_ps), UBFAB_A_PORT_PAD) ||
+	    nla_put_u32(skb, UBFAB_A_PORT_ERROR_PPM,
+			READ_ONCE(port->error_ppm)))
 		return -EMSGSIZE;
 	ubfab_stats_add(&stats, &port->stats);
 	return ubfab_nl_put_stats(skb, UBFAB_A_PORT_STATS, &stats);
@@ -173,6 +180,48 @@ static int ubfab_nl_fill_seg(struct sk_buff *skb, const void *obj)
 }
 
 /* One complete message: header, the object's attributes, end. */
+static int ubfab_nl_put_param(struct sk_buff *skb,
+			      const struct ubfab_model_params *p,
+			      const struct ubfab_model_param *d)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, UBFAB_A_MODEL_PARAM);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, UBFAB_A_PARAM_NAME, d->name) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_PARAM_VALUE,
+			      ubfab_model_param_value(p, d),
+			      UBFAB_A_PARAM_PAD) ||
+	    nla_put_string(skb, UBFAB_A_PARAM_UNIT, d->unit) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_PARAM_MINIMUM, d->min,
+			      UBFAB_A_PARAM_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_PARAM_MAXIMUM, d->max,
+			      UBFAB_A_PARAM_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_PARAM_DEFAULT,
+			      ubfab_model_param_value(&ubfab_model_cm384,
+						      d),
+			      UBFAB_A_PARAM_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int ubfab_nl_fill_model(struct sk_buff *skb, const void *obj)
+{
+	const struct ubfab_model_params *p = obj;
+	unsigned int i;
+
+	if (nla_put_string(skb, UBFAB_A_MODEL_PROFILE, ubfab_model_profile(p)))
+		return -EMSGSIZE;
+	for (i = 0; i < ubfab_model_nr_params; i++)
+		if (ubfab_nl_put_param(skb, p, &ubfab_model_param_table[i]))
+			return -EMSGSIZE;
+	return 0;
+}
+
 static int ubfab_nl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 			u8 cmd, ubfab_nl_fill_t fill, const void *obj)
 {
@@ -234,30 +283,38 @@ static void ubfab_nl_notify(u8 cmd, ubfab_nl_fill_t fill, const void *obj)
 }
 
 /*
- * Set a port's or a plane's @state to the value of @attr, and bit @bit of
- * @up_mask with it, and announce the change, if it is one, with a @cmd
- * notification filled by @fill from @obj. A value out of enum ubfab_state
- * is EINVAL (not the policy's ERANGE, which the uAPI does not promise).
+ * Whether the state attribute @attr, if given, is one of enum
+ * ubfab_state: a value out of it is EINVAL (not the policy's ERANGE, which
+ * the uAPI does not promise).
  */
-static int ubfab_nl_set_state(struct genl_info *info, struct nlattr *attr,
-			      int *state, unsigned long *up_mask, u32 bit,
-			      u8 cmd, ubfab_nl_fill_t fill, const void *obj)
+static int ubfab_nl_state_check(struct genl_info *info, struct nlattr *attr)
 {
-	u32 new = nla_get_u32(attr);
+	u32 new = attr ? nla_get_u32(attr) : UBFAB_STATE_UP;
 
 	if (new != UBFAB_STATE_DOWN && new != UBFAB_STATE_UP) {
 		NL_SET_ERR_MSG_ATTR(info->extack, attr,
 				    "state must be down (0) or up (1)");
 		return -EINVAL;
 	}
-	mutex_lock(&ubfab_nl_state_lock);
-	if (READ_ONCE(*state) != new) {
-		WRITE_ONCE(*state, new);
-		assign_bit(bit, up_mask, new == UBFAB_STATE_UP);
-		ubfab_nl_notify(cmd, fill, obj);
-	}
-	mutex_unlock(&ubfab_nl_state_lock);
 	return 0;
+}
+
+/*
+ * Set a port's or a plane's @state to the value of the checked attribute
+ * @attr, if given, and bit @bit of @up_mask with it. Return: whether it
+ * changed. Context: ubfab_nl_state_lock held.
+ */
+static bool ubfab_nl_set_state(struct nlattr *attr, int *state,
+			       unsigned long *up_mask, u32 bit)
+{
+	u32 new;
+
+	if (!attr || READ_ONCE(*state) == nla_get_u32(attr))
+		return false;
+	new = nla_get_u32(attr);
+	WRITE_ONCE(*state, new);
+	assign_bit(bit, up_mask, new == UBFAB_STATE_UP);
+	return true;
 }
 
 static int ubfab_nl_fabric_get_doit(struct sk_buff *skb,
@@ -365,19 +422,92 @@ static int ubfab_nl_port_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return ubfab_nl_reply(info, ubfab_nl_fill_port, port);
 }
 
+/*
+ * The value of the u32 or u64 attribute @type of @info, or @old when it
+ * is absent; -ERANGE when out of @min..@max.
+ */
+static int ubfab_nl_knob(struct genl_info *info, int type, u64 min, u64 max,
+			 u64 old, u64 *val)
+{
+	struct nlattr *attr = info->attrs[type];
+
+	*val = old;
+	if (!attr)
+		return 0;
+	*val = nla_len(attr) == sizeof(u64) ? nla_get_u64(attr) :
+					      nla_get_u32(attr);
+	if (*val < min || *val > max) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "value out of range");
+		return -ERANGE;
+	}
+	return 0;
+}
+
+/*
+ * Set a port's fault knobs in the model from @info, all or nothing, and
+ * tell the model. Return: whether any changed, or -ERANGE.
+ * Context: ubfab_nl_state_lock held.
+ */
+static int ubfab_nl_port_knobs(struct genl_info *info, struct ubfab_port *port)
+{
+	u64 bw, delay, err;
+	bool was, is;
+	int ret;
+
+	ret = ubfab_nl_knob(info, UBFAB_A_PORT_BW_PERMILLE, 1,
+			    UBFAB_MODEL_PER_MILLE, port->bw_permille, &bw) ?:
+	      ubfab_nl_knob(info, UBFAB_A_PORT_DELAY_PS, 0, 1000000000000ULL,
+			    port->delay_ps, &delay) ?:
+	      ubfab_nl_knob(info, UBFAB_A_PORT_ERROR_PPM, 0,
+			    UBFAB_MODEL_PER_MILLION, port->error_ppm, &err);
+	if (ret)
+		return ret;
+	if (bw == port->bw_permille && delay == port->delay_ps &&
+	    err == port->error_ppm)
+		return 0;
+	was = port->bw_permille != UBFAB_MODEL_PER_MILLE || port->delay_ps ||
+	      port->error_ppm;
+	WRITE_ONCE(port->bw_permille, bw);
+	WRITE_ONCE(port->delay_ps, delay);
+	WRITE_ONCE(port->error_ppm, err);
+	is = bw != UBFAB_MODEL_PER_MILLE || delay || err;
+	if (is && !was)
+		atomic_inc(&ubfab_model_faulty);
+	else if (was && !is)
+		atomic_dec(&ubfab_model_faulty);
+	ubfab_model_touch();
+	return 1;
+}
+
 static int ubfab_nl_port_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *state = info->attrs[UBFAB_A_PORT_STATE];
 	struct ubfab_port *port;
+	int ret, changed;
 
-	if (GENL_REQ_ATTR_CHECK(info, UBFAB_A_PORT_STATE))
+	if (!state && !info->attrs[UBFAB_A_PORT_BW_PERMILLE] &&
+	    !info->attrs[UBFAB_A_PORT_DELAY_PS] &&
+	    !info->attrs[UBFAB_A_PORT_ERROR_PPM]) {
+		NL_SET_ERR_MSG(info->extack,
+			       "nothing to set: state or a fault knob");
 		return -EINVAL;
+	}
 	port = ubfab_nl_port_find(info);
 	if (IS_ERR(port))
 		return PTR_ERR(port);
-	return ubfab_nl_set_state(info, info->attrs[UBFAB_A_PORT_STATE],
-				  &port->state, &port->entity->ports_up,
-				  port->plane, UBFAB_CMD_PORT_NTF,
-				  ubfab_nl_fill_port, port);
+	ret = ubfab_nl_state_check(info, state);
+	if (ret)
+		return ret;
+	mutex_lock(&ubfab_nl_state_lock);
+	changed = ubfab_nl_port_knobs(info, port);
+	ret = min(changed, 0);
+	if (!ret && ubfab_nl_set_state(state, &port->state,
+				       &port->entity->ports_up, port->plane))
+		changed = 1;
+	if (changed > 0)
+		ubfab_nl_notify(UBFAB_CMD_PORT_NTF, ubfab_nl_fill_port, port);
+	mutex_unlock(&ubfab_nl_state_lock);
+	return ret;
 }
 
 /*
@@ -445,17 +575,25 @@ static int ubfab_nl_plane_get_doit(struct sk_buff *skb,
 static int ubfab_nl_plane_set_doit(struct sk_buff *skb,
 				   struct genl_info *info)
 {
+	struct nlattr *state = info->attrs[UBFAB_A_PLANE_STATE];
 	struct ubfab_plane *plane;
+	int ret;
 
 	if (GENL_REQ_ATTR_CHECK(info, UBFAB_A_PLANE_STATE))
 		return -EINVAL;
 	plane = ubfab_nl_plane_find(info);
 	if (IS_ERR(plane))
 		return PTR_ERR(plane);
-	return ubfab_nl_set_state(info, info->attrs[UBFAB_A_PLANE_STATE],
-				  &plane->state, &ubfab_nl_fabric->planes_up,
-				  plane->id, UBFAB_CMD_PLANE_NTF,
-				  ubfab_nl_fill_plane, plane);
+	ret = ubfab_nl_state_check(info, state);
+	if (ret)
+		return ret;
+	mutex_lock(&ubfab_nl_state_lock);
+	if (ubfab_nl_set_state(state, &plane->state,
+			       &ubfab_nl_fabric->planes_up, plane->id))
+		ubfab_nl_notify(UBFAB_CMD_PLANE_NTF, ubfab_nl_fill_plane,
+				plane);
+	mutex_unlock(&ubfab_nl_state_lock);
+	return 0;
 }
 
 static int ubfab_nl_plane_get_dumpit(struct sk_buff *skb,
@@ -520,6 +658,84 @@ static int ubfab_nl_seg_get_dumpit(struct sk_buff *skb,
 	cb->args[0] = eid;
 	cb->args[1] = 0;
 	return skb->len;
+}
+
+static int ubfab_nl_model_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ubfab_model_params p;
+
+	ubfab_model_read(&p);
+	return ubfab_nl_reply(info, ubfab_nl_fill_model, &p);
+}
+
+/* Set in @p the parameter the nest @attr names to the value it gives. */
+static int ubfab_nl_model_set_param(struct genl_info *info,
+				    struct nlattr *attr,
+				    struct ubfab_model_params *p)
+{
+	struct nlattr *tb[UBFAB_A_PARAM_MAX + 1];
+	const struct ubfab_model_param *d;
+	u64 value;
+	int ret;
+
+	ret = nla_parse_nested(tb, UBFAB_A_PARAM_MAX, attr,
+			       ubfab_param_nl_policy, info->extack);
+	if (ret)
+		return ret;
+	if (NL_REQ_ATTR_CHECK(info->extack, attr, tb, UBFAB_A_PARAM_NAME) ||
+	    NL_REQ_ATTR_CHECK(info->extack, attr, tb, UBFAB_A_PARAM_VALUE))
+		return -EINVAL;
+	d = ubfab_model_param_find(nla_data(tb[UBFAB_A_PARAM_NAME]));
+	if (!d) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[UBFAB_A_PARAM_NAME],
+				    "no such model parameter");
+		return -ENOENT;
+	}
+	value = nla_get_u64(tb[UBFAB_A_PARAM_VALUE]);
+	if (value < d->min || value > d->max) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[UBFAB_A_PARAM_VALUE],
+				    "value out of the parameter's range");
+		return -ERANGE;
+	}
+	*ubfab_model_param_ptr(p, d) = value;
+	return 0;
+}
+
+static int ubfab_nl_model_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *profile = info->attrs[UBFAB_A_MODEL_PROFILE];
+	const struct ubfab_model_params *base;
+	struct ubfab_model_params p;
+	struct nlattr *attr;
+	int rem, ret = 0;
+
+	mutex_lock(&ubfab_nl_state_lock);
+	ubfab_model_read(&p);
+	if (profile) {
+		base = ubfab_model_profile_find(nla_data(profile));
+		if (!base) {
+			NL_SET_ERR_MSG_ATTR(info->extack, profile,
+					    "no such model profile");
+			ret = -ENOENT;
+			goto out_unlock;
+		}
+		p = *base;
+	}
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(attr) != UBFAB_A_MODEL_PARAM)
+			continue;
+		ret = ubfab_nl_model_set_param(info, attr, &p);
+		if (ret)
+			goto out_unlock;
+	}
+	ret = ubfab_model_update(&p);
+	if (ret > 0) {
+		ubfab_nl_notify(UBFAB_CMD_MODEL_NTF, ubfab_nl_fill_model, &p);
+		ret = 0;
+	}
+out_unlock:
+	mutex_unlock(&ubfab_nl_state_lock);
+	return ret;
 }
 
 /**

@@ -36,6 +36,20 @@ static int ubfab_nl_entity_reset_doit(struct sk_buff *skb,
 				      struct genl_info *info);
 static int ubfab_nl_port_set_doit(struct sk_buff *skb, struct genl_info *info);
 static int ubfab_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info);
+static int ubfab_nl_model_get_doit(struct sk_buff *skb, struct genl_info *info);
+static int ubfab_nl_model_set_doit(struct sk_buff *skb, struct genl_info *info);
+
+/* UBFAB_A_PARAM */
+static const struct nla_policy ubfab_param_nl_policy[UBFAB_A_PARAM_MAX + 1] = {
+	[UBFAB_A_PARAM_NAME] = { .type = NLA_NUL_STRING,
+				 .len = UBFAB_PARAM_MAX - 1 },
+	[UBFAB_A_PARAM_VALUE] = { .type = NLA_U64 },
+	[UBFAB_A_PARAM_UNIT] = { .type = NLA_NUL_STRING,
+				 .len = UBFAB_PARAM_MAX - 1 },
+	[UBFAB_A_PARAM_MINIMUM] = { .type = NLA_U64 },
+	[UBFAB_A_PARAM_MAXIMUM] = { .type = NLA_U64 },
+	[UBFAB_A_PARAM_DEFAULT] = { .type = NLA_U64 },
+};
 
 /* UBFAB_CMD_ENTITY_GET */
 static const struct nla_policy ubfab_entity_get_nl_policy[UBFAB_A_ENTITY_NAME + 1] = {
@@ -68,16 +82,28 @@ static const struct nla_policy ubfab_entity_reset_nl_policy[UBFAB_A_ENTITY_NAME 
 };
 
 /* UBFAB_CMD_PORT_SET */
-static const struct nla_policy ubfab_port_set_nl_policy[UBFAB_A_PORT_STATE + 1] = {
+static const struct nla_policy ubfab_port_set_nl_policy[UBFAB_A_PORT_ERROR_PPM + 1] = {
 	[UBFAB_A_PORT_EID] = { .type = NLA_U32 },
 	[UBFAB_A_PORT_PLANE] = { .type = NLA_U32 },
 	[UBFAB_A_PORT_STATE] = { .type = NLA_U32 },
+	[UBFAB_A_PORT_BW_PERMILLE] = { .type = NLA_U32 },
+	[UBFAB_A_PORT_DELAY_PS] = { .type = NLA_U64 },
+	[UBFAB_A_PORT_ERROR_PPM] = { .type = NLA_U32 },
 };
 
 /* UBFAB_CMD_PLANE_SET */
 static const struct nla_policy ubfab_plane_set_nl_policy[UBFAB_A_PLANE_STATE + 1] = {
 	[UBFAB_A_PLANE_ID] = { .type = NLA_U32 },
 	[UBFAB_A_PLANE_STATE] = { .type = NLA_U32 },
+};
+
+/* UBFAB_CMD_MODEL_SET */
+static const struct nla_policy ubfab_model_set_nl_policy[UBFAB_A_MODEL_PARAM + 1] = {
+	[UBFAB_A_MODEL_PROFILE] = { .type = NLA_NUL_STRING,
+				    .len = UBFAB_NAME_MAX - 1 },
+	[UBFAB_A_MODEL_PARAM] = { .type = NLA_NESTED,
+				  .nested_policy = ubfab_param_nl_policy,
+				  .len = UBFAB_A_PARAM_MAX },
 };
 
 static const struct genl_ops ubfab_nl_ops[] = {
@@ -123,7 +149,7 @@ static const struct genl_ops ubfab_nl_ops[] = {
 		.cmd = UBFAB_CMD_PORT_SET,
 		.doit = ubfab_nl_port_set_doit,
 		.policy = ubfab_port_set_nl_policy,
-		.maxattr = UBFAB_A_PORT_STATE,
+		.maxattr = UBFAB_A_PORT_ERROR_PPM,
 		.flags = GENL_ADMIN_PERM,
 	},
 	{
@@ -131,6 +157,17 @@ static const struct genl_ops ubfab_nl_ops[] = {
 		.doit = ubfab_nl_plane_set_doit,
 		.policy = ubfab_plane_set_nl_policy,
 		.maxattr = UBFAB_A_PLANE_STATE,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = UBFAB_CMD_MODEL_GET,
+		.doit = ubfab_nl_model_get_doit,
+	},
+	{
+		.cmd = UBFAB_CMD_MODEL_SET,
+		.doit = ubfab_nl_model_set_doit,
+		.policy = ubfab_model_set_nl_policy,
+		.maxattr = UBFAB_A_MODEL_PARAM,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

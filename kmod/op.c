@@ -132,6 +132,11 @@ static bool ubfab_op_fields_ok(const struct ubfab_opdesc *op,
 	if (op->flags & UBFAB_OPF_LENGTH &&
 	    (!sqe->length || sqe->length > UBFAB_SQE_MAX_LENGTH))
 		return false;
+	/* the fast path takes none longer than the limit (xfer.h) */
+	if (sqe->flags & UBFAB_SQE_MEMSEM &&
+	    (!(op->flags & UBFAB_OPF_FABRIC) ||
+	     sqe->length > UBFAB_SQE_MEMSEM_MAX_LENGTH))
+		return false;
 	return !op->check || op->check(sqe);
 }
 

@@ -22,6 +22,8 @@ struct ubfab_queue;
  * @model_ns: the modeled time at which the entry completed on its queue's
  *	clock, in ns, the completion's: set when the entry is charged
  *	(ubfab_model_charge(), model.h)
+ * @after_ps: 0, or the modeled time, in ps, before which the entry cannot
+ *	end: the arrival of what satisfied a wait (model_sync.c)
  * @peer: where the other end of its last chunk that crossed a link sits,
  *	or NULL (model.h: ubfab_model_note())
  * @bytes: data bytes moved, also by an entry that failed midway
@@ -36,6 +38,7 @@ struct ubfab_exec {
 	struct ubfab_sqe sqe;
 	u64 result;
 	u64 model_ns;
+	u64 after_ps;
 	const struct ubfab_loc *peer;
 	u32 bytes;
 	u32 plane;

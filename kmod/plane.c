@@ -16,7 +16,7 @@
  * ubfab_planes_init() - build the fabric's planes
  * @fabric: fabric whose topology is set
  *
- * Every plane starts up.
+ * Every plane starts up, its links idle.
  * Return: 0 or -ENOMEM.
  */
 int ubfab_planes_init(struct ubfab_fabric *fabric)
@@ -37,12 +37,24 @@ int ubfab_planes_init(struct ubfab_fabric *fabric)
 		__set_bit(p, &fabric->planes_up);
 		plane->nr_l1 = topo->nodes;
 		plane->nr_l2 = topo->l2_per_plane;
+		plane->links = kvcalloc(2 * plane->nr_l1 * plane->nr_l2,
+					sizeof(*plane->links), GFP_KERNEL);
+		if (!plane->links) {
+			ubfab_planes_fini(fabric);
+			return -ENOMEM;
+		}
 	}
 	return 0;
 }
 
 void ubfab_planes_fini(struct ubfab_fabric *fabric)
 {
+	u32 p;
+
+	if (!fabric->planes)
+		return;
+	for (p = 0; p < fabric->topo.planes; p++)
+		kvfree(fabric->planes[p].links);
 	kfree(fabric->planes);
 	fabric->planes = NULL;
 }

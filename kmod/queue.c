@@ -57,6 +57,8 @@ static long ubfab_queue_ioctl(struct file *filp, unsigned int cmd,
 		return arg ? -EINVAL : ubfab_engine_reset(q);
 	case UBFAB_IOCTL_QUEUE_CLOCK:
 		return ubfab_model_clock(q, (void __user *)arg);
+	case UBFAB_IOCTL_QUEUE_STAMP:
+		return ubfab_model_stamp_ioctl(q, (void __user *)arg);
 	}
 	return -ENOTTY;
 }
@@ -223,10 +225,10 @@ static void ubfab_queue_layout(struct ubfab_queue *q,
 	};
 }
 
-/* The file's event counters, allocated with its first queue. */
+/* The file's events, allocated with its first queue. */
 static int ubfab_queue_events_get(struct ubfab_file *file)
 {
-	atomic64_t *events;
+	struct ubfab_queue_event *events;
 
 	if (READ_ONCE(file->queue_events))
 		return 0;
@@ -299,6 +301,8 @@ int ubfab_queue_create(struct ubfab_file *file,
 	if (ret < 0)
 		goto err_free_ring;
 	q->id = ret;
+	/* what the program controls: the entity it opened, the queue's number */
+	q->model.seed = file->entity->eid << 16 ^ q->id;
 
 	ret = get_unused_fd_flags(O_CLOEXEC);
 	if (ret < 0)

@@ -18,14 +18,21 @@
  * waiter sees the new count or the recorder sees @waiting and kicks it.
  * WAIT_VALUE's load is an acquire (xfer.c), so entries after it see what
  * was stored before the value.
+ *
+ * Modeled time: a satisfied wait ends no earlier than the modeled time
+ * of the EVENT_RECORD or the modeled write that satisfied it
+ * (model_sync.c): EVENT_RECORD leaves its time before it counts, and
+ * the wait reads it after the count or the word.
  */
 #include <linux/jiffies.h>
 #include <linux/nospec.h>
 
 #include "engine.h"
+#include "model.h"
 
-/* Event counter @event (< UBFAB_QUEUE_EVENTS, checked) of an entity file. */
-static atomic64_t *ubfab_sync_event(struct ubfab_file *file, u32 event)
+/* Event @event (< UBFAB_QUEUE_EVENTS, checked) of an entity file. */
+static struct ubfab_queue_event *ubfab_sync_event(struct ubfab_file *file,
+						  u32 event)
 {
 	return &file->queue_events[array_index_nospec(event,
 						      UBFAB_QUEUE_EVENTS)];
@@ -41,15 +48,19 @@ u16 ubfab_sync_run_nop(struct ubfab_queue *q, struct ubfab_exec *ex)
 }
 
 /*
- * EVENT_RECORD: count, then kick the file's queues that wait; the result
- * is the new count.
+ * EVENT_RECORD: leave its modeled time, count, then kick the file's
+ * queues that wait; the result is the new count.
  */
 u16 ubfab_sync_run_record(struct ubfab_queue *q, struct ubfab_exec *ex)
 {
+	struct ubfab_queue_event *ev = ubfab_sync_event(q->file, ex->sqe.aux);
 	struct ubfab_file *file = q->file;
 	struct ubfab_queue *other;
 
-	ex->result = atomic64_inc_return(ubfab_sync_event(file, ex->sqe.aux));
+	/* before the fully ordered count: a waiter that sees it, sees this */
+	WRITE_ONCE(ev->record_ps,
+		   ubfab_model_end_ps(&q->model, &file->entity->loc, ex));
+	ex->result = atomic64_inc_return(&ev->count);
 	spin_lock(&file->queues_lock);
 	list_for_each_entry(other, &file->queues, file_node) {
 		if (other != q && READ_ONCE(other->waiting))
@@ -74,19 +85,27 @@ bool ubfab_sync_wait_done(struct ubfab_queue *q)
 {
 	struct ubfab_exec *ex = &q->wait;
 	const struct ubfab_sqe *sqe = &ex->sqe;
+	struct ubfab_queue_event *ev;
 	u16 status = UBFAB_CQE_OK;
 	bool done;
 	u64 seen;
 
 	if (sqe->opcode == UBFAB_OP_EVENT_WAIT) {
-		seen = atomic64_read(ubfab_sync_event(q->file, sqe->aux));
+		ev = ubfab_sync_event(q->file, sqe->aux);
+		seen = atomic64_read(&ev->count);
 		done = seen >= sqe->value;
+		/* the count, then the time its record left before it */
+		smp_rmb();
+		ex->after_ps = done ? READ_ONCE(ev->record_ps) : 0;
 	} else {
 		status = ubfab_xfer_load_local(q->file, sqe->local, &seen);
 		if (status != UBFAB_CQE_OK)
 			seen = 0;
 		done = sqe->aux == UBFAB_WAIT_GE ? seen >= sqe->value :
 						   seen == sqe->value;
+		/* the load is an acquire: the stamp is the value's or newer */
+		ex->after_ps = done ? ubfab_model_stamp(q->file->entity,
+							sqe->local) : 0;
 		done = done || status != UBFAB_CQE_OK;
 	}
 	if (!done && sqe->timeout_ms &&
@@ -116,6 +135,7 @@ u16 ubfab_sync_run_wait(struct ubfab_queue *q, struct ubfab_exec *ex)
 	if (!ubfab_sync_wait_done(q))
 		return UBFAB_OP_HELD;
 	ex->result = q->wait.result;
+	ex->after_ps = q->wait.after_ps;
 	return q->wait.status;
 }
 

@@ -132,17 +132,33 @@ struct ubfab_stats_val {
 };
 
 /**
+ * struct ubfab_link - one direction of a link, as the fabric model's
+ *	contention sees it: its current busy period, in modeled
+ *	picoseconds (model.c)
+ * @since_ps: when the period began
+ * @end_ps: when its last reservation ends: a transfer that comes within
+ *	the period waits for it
+ */
+struct ubfab_link {
+	u64 since_ps;
+	u64 end_ps;
+};
+
+/**
  * struct ubfab_plane - one independent switching plane
  * @id: plane number, 0 .. planes - 1
  * @state: enum ubfab_state, READ_ONCE()/WRITE_ONCE()
  * @nr_l1: L1 switches, one per node
  * @nr_l2: L2 switches, joining the L1 ones
+ * @links: the links between them, both directions: node n's L1 up to L2
+ *	switch j at [(n * @nr_l2 + j) * 2], down from it at the next
  */
 struct ubfab_plane {
 	u32 id;
 	int state;
 	u32 nr_l1;
 	u32 nr_l2;
+	struct ubfab_link *links;
 };
 
 struct ubfab_entity;
@@ -153,12 +169,27 @@ struct ubfab_entity;
  * @plane: the plane this port attaches to
  * @state: enum ubfab_state, READ_ONCE()/WRITE_ONCE()
  * @stats: traffic through this port
+ * @bw_permille: fault injection in the model: the link's bandwidth here,
+ *	per mille (1000: healthy)
+ * @error_ppm: fault injection in the model: transfers through here that
+ *	hit a link error, per million
+ * @delay_ps: fault injection in the model: latency added one way here
+ * @tx: the link from the entity into the plane's L1, for contention
+ * @rx: the link from the L1 to the entity
+ *
+ * The knobs are written by netlink.c under its state lock and read with
+ * READ_ONCE() by the model (model.c).
  */
 struct ubfab_port {
 	struct ubfab_entity *entity;
 	u32 plane;
 	int state;
 	struct ubfab_stats stats;
+	u32 bw_permille;
+	u32 error_ppm;
+	u64 delay_ps;
+	struct ubfab_link tx;
+	struct ubfab_link rx;
 };
 
 /**
@@ -178,6 +209,8 @@ struct ubfab_port {
  *	unchanged
  * @allocs: allocations of this entity's memory, sorted by offset
  * @pages: backing pages, indexed by page offset in the entity's memory
+ * @stamps: the modeled arrival of the last modeled write to each flag
+ *	word, indexed by word (offset / 8): model_sync.c
  * @segments: exported segments, indexed by token id
  * @import_ids: numbers of the import windows of files of this entity
  * @queue_ids: numbers of the queues of files of this entity
@@ -198,6 +231,7 @@ struct ubfab_entity {
 	u64 mem_gen;
 	struct list_head allocs;
 	struct xarray pages;
+	struct xarray stamps;
 	struct xarray segments;
 	struct ida import_ids;
 	struct ida queue_ids;
@@ -234,6 +268,17 @@ struct ubfab_fabric {
 };
 
 /**
+ * struct ubfab_queue_event - one event of an entity file (sync.c)
+ * @count: EVENT_RECORDs so far
+ * @record_ps: the modeled time of the last one, in picoseconds: what an
+ *	EVENT_WAIT it satisfies completes no earlier than (model_sync.c)
+ */
+struct ubfab_queue_event {
+	atomic64_t count;
+	u64 record_ps;
+};
+
+/**
  * struct ubfab_file - one open file of an entity's device: a process acting
  *	as that entity
  * @entity: the entity, referenced
@@ -251,7 +296,7 @@ struct ubfab_fabric {
  * @wait: woken when an event is queued
  * @queues_lock: guards @queues
  * @queues: the file's queues (struct ubfab_queue.file_node)
- * @queue_events: UBFAB_QUEUE_EVENTS counters for EVENT_RECORD/WAIT,
+ * @queue_events: UBFAB_QUEUE_EVENTS events for EVENT_RECORD/WAIT,
  *	allocated when the file creates its first queue, then never changed
  */
 struct ubfab_file {
@@ -269,7 +314,7 @@ struct ubfab_file {
 	wait_queue_head_t wait;
 	spinlock_t queues_lock;		/* guards @queues */
 	struct list_head queues;
-	atomic64_t *queue_events;
+	struct ubfab_queue_event *queue_events;
 };
 
 /* fabric.c */

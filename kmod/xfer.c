@@ -469,6 +469,8 @@ static u16 ubfab_xfer_chunk(struct ubfab_xfer *x, u64 local,
 		status = UBFAB_CQE_LOCAL_RANGE;
 	else if (ubfab_window_revoked(rwin))
 		status = UBFAB_CQE_REVOKED;
+	else if (x->q->flags & UBFAB_QUEUE_TIMING)
+		*moved = len;	/* checked, no payload: model.rst */
 	else if (write)
 		status = ubfab_xfer_move(rwin, raddr, lwin, local, len, 0,
 					 moved);
@@ -527,7 +529,8 @@ static u64 ubfab_xfer_apply(atomic64_t *v, u32 op, u64 value, u64 compare)
 
 /*
  * The atomic @op on the 8 aligned bytes of @r, one 8-byte chunk from the
- * initiator to the owner; *@old gets the old value.
+ * initiator to the owner, its modeled arrival stamped on the word
+ * (model_sync.c); *@old gets the old value.
  */
 static u16 ubfab_xfer_atomic(struct ubfab_xfer *x,
 			     const struct ubfab_xfer_remote *r, u32 op,
@@ -553,6 +556,9 @@ static u16 ubfab_xfer_atomic(struct ubfab_xfer *x,
 		status = UBFAB_CQE_NOMEM;
 		goto out_unlock;
 	}
+	/* before the fully ordered atomic: a waiter that sees it, sees this */
+	ubfab_model_stamp_write(x->q, x->ex, plane, owner, r->addr,
+				x->moved ?: sizeof(u64));
 	p = kmap_local_page(page);
 	*old = ubfab_xfer_apply(p + offset_in_page(r->addr), op, value,
 				compare);
@@ -741,7 +747,8 @@ static u16 ubfab_xfer_remote_data(struct ubfab_xfer *x,
 	u16 status;
 
 	/* what the fast path takes goes through the bounce buffer here */
-	if (x->op->flags & UBFAB_OPF_FAST && sqe->length <= UBFAB_XFER_INLINE)
+	if (x->op->flags & UBFAB_OPF_FAST && sqe->length <= UBFAB_XFER_INLINE &&
+	    !(x->q->flags & UBFAB_QUEUE_TIMING))
 		return ubfab_xfer_inline(x, sqe, write);
 
 	status = ubfab_xfer_check_local(x, sqe->local, sqe->length);
@@ -841,6 +848,11 @@ static u16 ubfab_xfer_local(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
 	if (copy && src < sqe->local + sqe->length &&
 	    sqe->local < src + sqe->length)
 		return UBFAB_CQE_BAD_ENTRY;
+	/* timing only: checked, no payload (model.rst) */
+	if (x->q->flags & UBFAB_QUEUE_TIMING) {
+		x->moved = sqe->length;
+		return UBFAB_CQE_OK;
+	}
 
 	while (x->moved < sqe->length) {
 		if (x->moved)
@@ -1138,6 +1150,55 @@ void ubfab_xfer_cache_fini(struct ubfab_xfer_cache *cache)
 		ubfab_window_put(cache->imp_win);
 	if (cache->local_win)
 		ubfab_window_put(cache->local_win);
+}
+
+/**
+ * ubfab_xfer_stamp() - stamp a word a queue names with a modeled time
+ * @q: the queue
+ * @addr: an 8-byte aligned local or remote address, as in an entry
+ * @local: @addr is local
+ * @ps: the stamp (model_sync.c)
+ *
+ * A remote word needs an import that grants UBFAB_SEG_WRITE. The stamp
+ * is set under the owner's mem_lock, the memory checked still there, so
+ * that it goes with the memory (ubfab_model_forget()).
+ * Context: the queue's run_lock held (its translation cache).
+ * Return: UBFAB_CQE_OK, UBFAB_CQE_NOMEM, or the status an entry naming
+ * the word would get.
+ */
+u16 ubfab_xfer_stamp(struct ubfab_queue *q, u64 addr, bool local, u64 ps)
+{
+	struct ubfab_exec ex = { .sqe.opcode = UBFAB_OP_WRITE };
+	struct ubfab_entity *owner = q->file->entity;
+	struct ubfab_xfer_remote r = { .addr = addr };
+	struct ubfab_xfer x;
+	u16 status;
+
+	if (!IS_ALIGNED(addr, sizeof(u64)))
+		return UBFAB_CQE_BAD_ENTRY;
+	ubfab_xfer_init(&x, q, &ex);
+	if (local) {
+		if (!ubfab_xfer_range_ok(addr, sizeof(u64), owner->mem_size))
+			return UBFAB_CQE_LOCAL_RANGE;
+	} else {
+		status = ubfab_xfer_get_remote(&x, addr, sizeof(u64),
+					       UBFAB_SEG_WRITE, &r);
+		if (status)
+			return status;
+		owner = r.win->owner;
+	}
+	down_read(&owner->mem_lock);
+	if (local ? !ubfab_xfer_find_window(q->file, addr, sizeof(u64)) :
+		    ubfab_window_revoked(r.win))
+		status = local ? UBFAB_CQE_LOCAL_RANGE : UBFAB_CQE_REVOKED;
+	else if (ubfab_model_stamp_set(owner, r.addr, ps))
+		status = UBFAB_CQE_NOMEM;
+	else
+		status = UBFAB_CQE_OK;
+	up_read(&owner->mem_lock);
+	if (r.win)
+		ubfab_window_put(r.win);
+	return status;
 }
 
 /**

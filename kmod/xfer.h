@@ -7,7 +7,9 @@
 #ifndef _UBFAB_XFER_H
 #define _UBFAB_XFER_H
 
+#include <linux/build_bug.h>
 #include <linux/types.h>
+#include <linux/ubfab.h>
 
 struct ubfab_file;
 struct ubfab_queue;
@@ -16,8 +18,13 @@ struct ubfab_window;
 struct ubfab_entity;
 struct page;
 
-/* Most bytes a transfer moves through a queue's bounce buffer (xfer.c). */
+/*
+ * Most bytes a transfer moves through a queue's bounce buffer (xfer.c).
+ * The fast path takes no longer entry, so none it takes can break
+ * UBFAB_SQE_MEMSEM's length limit, which it does not check.
+ */
 #define UBFAB_XFER_INLINE	256
+static_assert(UBFAB_XFER_INLINE <= UBFAB_SQE_MEMSEM_MAX_LENGTH);
 
 /**
  * struct ubfab_xfer_page - a page a queue's data path used last
@@ -84,6 +91,7 @@ unsigned int ubfab_xfer_fast_run(struct ubfab_queue *q,
 				 struct ubfab_exec *execs, unsigned int n);
 void ubfab_xfer_cache_fini(struct ubfab_xfer_cache *cache);
 u16 ubfab_xfer_load_local(struct ubfab_file *file, u64 local, u64 *val);
+u16 ubfab_xfer_stamp(struct ubfab_queue *q, u64 addr, bool local, u64 ps);
 /* Exposed for xfer_kunit.c. */
 u32 ubfab_xfer_npages(u64 addr, u32 len);
 bool ubfab_xfer_range_ok(u64 off, u64 len, u64 size);

@@ -8,10 +8,19 @@
 
 #include "internal.h"
 
+int libubfab_decode_nested(const struct libubfab_attrset *set,
+			   struct nlattr *nest, void *out)
+{
+	struct nlattr *tb[LIBUBFAB_MAXATTR + 1];
+
+	if (nla_parse_nested(tb, set->maxattr, nest, set->policy) < 0)
+		return -EPROTO;
+	return libubfab_decode(set, tb, out);
+}
+
 int libubfab_decode(const struct libubfab_attrset *set, struct nlattr **tb,
 		    void *out)
 {
-	struct nlattr *nest_tb[LIBUBFAB_MAXATTR + 1];
 	const struct libubfab_field *f;
 	int err;
 
@@ -36,10 +45,7 @@ int libubfab_decode(const struct libubfab_attrset *set, struct nlattr **tb,
 			memcpy(dst, nla_data(a), nla_len(a));
 			break;
 		case NLA_NESTED:
-			if (nla_parse_nested(nest_tb, f->nest->maxattr, a,
-					     f->nest->policy) < 0)
-				return -EPROTO;
-			err = libubfab_decode(f->nest, nest_tb, dst);
+			err = libubfab_decode_nested(f->nest, a, dst);
 			if (err)
 				return err;
 			break;

@@ -76,13 +76,28 @@ struct libubfab_attrset {
 int libubfab_decode(const struct libubfab_attrset *set, struct nlattr **tb,
 		    void *out);
 
-/*
- * Called for each data message of a reply with its attributes parsed by
- * the request's attribute set. Returns 0 to go on; anything else stops
- * the callbacks and becomes the request's result (the rest of the reply
- * is still read and dropped so the session stays usable).
+/**
+ * libubfab_decode_nested() - copy the attributes of a nest into a struct
+ * @set: the nest's attribute set
+ * @nest: the nested attribute
+ * @out: destination struct, as for libubfab_decode()
+ *
+ * Return: 0, or -EPROTO if the nest is malformed or lacks a required
+ * attribute.
  */
-typedef int (*libubfab_reply_fn)(struct nlattr **tb, void *arg);
+int libubfab_decode_nested(const struct libubfab_attrset *set,
+			   struct nlattr *nest, void *out);
+
+/*
+ * Called for each data message of a reply, @hdr, with its attributes
+ * parsed by the request's attribute set into @tb (which keeps the last of
+ * a repeated attribute; walk @hdr for all of them). Returns 0 to go on;
+ * anything else stops the callbacks and becomes the request's result (the
+ * rest of the reply is still read and dropped so the session stays
+ * usable).
+ */
+typedef int (*libubfab_reply_fn)(struct nlmsghdr *hdr, struct nlattr **tb,
+				 void *arg);
 
 /**
  * libubfab_msg_new() - start a request of the ubfab family
@@ -139,6 +154,38 @@ int libubfab_entity_get_by_name(struct ubfab_nl *nl, const char *name,
 int libubfab_entity_get_by_name_1_0(struct ubfab_nl *nl, const char *name,
 				    void *out);
 int libubfab_entity_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg);
+
+/*
+ * The port calls as exported at version 1.4 (the names of libubfab.h)
+ * and at 1.0, where @out is the 1.0 struct ubfab_port_info, which ends
+ * before the fault knobs (topo.c).
+ */
+int libubfab_port_get(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+		      struct ubfab_port_info *out);
+int libubfab_port_get_1_0(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+			  void *out);
+int libubfab_port_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_port_cb cb,
+		       void *arg);
+
+/*
+ * ubfab_nl_event_read() as exported at version 1.4, with model events
+ * and the port's fault knobs, and at 1.2, which skips model events and
+ * fills the 1.2 struct ubfab_nl_event, @ev (topo.c).
+ */
+int libubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev);
+int libubfab_nl_event_read_1_2(struct ubfab_nl *nl, void *ev);
+
+/**
+ * libubfab_event_decode() - decode one notification of the family
+ * @hdr: the message
+ * @ev: receives the event
+ * @model: decode UBFAB_CMD_MODEL_NTF too (version 1.4 and later)
+ *
+ * Return: 0; -ENOMSG for a notification of a command not decoded (to be
+ * skipped); -EPROTO if it is malformed; -ENOMEM.
+ */
+int libubfab_event_decode(struct nlmsghdr *hdr, struct ubfab_nl_event *ev,
+			  bool model);
 
 /**
  * struct libubfab_deadline - the time left of a wait (dev.c)

@@ -15,7 +15,10 @@
  * dump and the device API are new in version 1.1 (symbol version
  * UBFAB_1.1), as is struct ubfab_entity_info's auth_failures. The queue
  * API, fault injection (port and plane states, entity reset) and the
- * events that announce it are new in version 1.2 (UBFAB_1.2).
+ * events that announce it are new in version 1.2 (UBFAB_1.2); the fabric
+ * model's parameters (read, set, and their events) and the ports' fault
+ * knobs in the model (struct ubfab_port_info's, ubfab_port_set_faults())
+ * in version 1.4 (UBFAB_1.4).
  *
  * Conventions
  *   Every function returning int returns 0 on success or a negative errno
@@ -50,10 +53,16 @@ extern "C" {
 /* Matches any entity where a function takes an EID filter. */
 #define UBFAB_EID_ANY	UINT32_MAX
 
-/* Value of the entity fields that do not apply to its kind. */
+/*
+ * Value of a 32-bit field that does not apply (the entity fields of the
+ * other kind) or that the kernel does not report (an older ubfab.ko).
+ */
 #define UBFAB_FIELD_NONE	UINT32_MAX
 
-/* Value of a counter the kernel does not report (an older ubfab.ko). */
+/*
+ * Value of a counter, or another 64-bit field, that the kernel does not
+ * report (an older ubfab.ko).
+ */
 #define UBFAB_COUNT_NONE	UINT64_MAX
 
 /** struct ubfab_nl - an opaque generic netlink session to ubfab.ko */
@@ -218,18 +227,39 @@ struct ubfab_stats {
 	uint64_t errors;
 };
 
+/* A port's bw_permille at full bandwidth: the default, a healthy link. */
+#define UBFAB_PORT_BW_FULL	1000
+
 /**
  * struct ubfab_port_info - the UB port of one entity into one plane
  * @eid: owning entity
  * @plane: plane the port attaches to
  * @state: enum ubfab_state
  * @stats: traffic counters
+ * @bw_permille: fault knob of the fabric model: the link's bandwidth at
+ *	this port, per mille of the model's link-mbps, 1..1000
+ *	(UBFAB_PORT_BW_FULL, the default, is a healthy link)
+ * @error_ppm: fault knob: transfers through this port that hit a link
+ *	error (and retry, at a modeled cost), per million, 0..10^6
+ *	(default 0)
+ * @delay_ps: fault knob: latency added one way at this port, in
+ *	picoseconds, 0..10^12 (default 0)
+ *
+ * The fault knobs change modeled time only (Documentation/model.rst,
+ * "Faults in the model"); ubfab_port_set_faults() sets them. They are
+ * new in version 1.4: a program built against an earlier version gets
+ * the struct it knows, which ends before them. A kernel without them (an
+ * older ubfab.ko) does not report them: @bw_permille and @error_ppm are
+ * then UBFAB_FIELD_NONE and @delay_ps is UBFAB_COUNT_NONE.
  */
 struct ubfab_port_info {
 	uint32_t eid;
 	uint32_t plane;
 	uint32_t state;
 	struct ubfab_stats stats;
+	uint32_t bw_permille;
+	uint32_t error_ppm;
+	uint64_t delay_ps;
 };
 
 /**
@@ -237,7 +267,7 @@ struct ubfab_port_info {
  * @nl: session
  * @eid: owning entity
  * @plane: plane of the port
- * @out: receives the port
+ * @out: receives the port, its fault knobs included (since version 1.4)
  *
  * Return: 0; -ENODEV if there is no such entity or plane; or a negative
  * errno.
@@ -382,6 +412,114 @@ const char *ubfab_kind_name(uint32_t kind);
 const char *ubfab_state_name(uint32_t state);
 
 /*
+ * The fabric model's parameters (since version 1.4, symbol version
+ * UBFAB_1.4)
+ *
+ * The model gives every completion a modeled time from a table of
+ * parameters (Documentation/model.rst): latencies, bandwidths,
+ * efficiencies. Reading them needs no privilege; setting them needs
+ * CAP_NET_ADMIN and is announced by a UBFAB_CMD_MODEL_NTF event.
+ */
+
+/**
+ * struct ubfab_model_param - one parameter of the fabric model
+ * @name: its name, e.g. "hop-ps"; its last part is its unit
+ * @unit: what @value counts: "ps", "MB/s", "permille", "hops", ...
+ * @value: the value in force
+ * @minimum: the smallest value it may be set to
+ * @maximum: the largest value it may be set to
+ * @default_value: its value in profile cm384
+ */
+struct ubfab_model_param {
+	char name[UBFAB_PARAM_MAX];
+	char unit[UBFAB_PARAM_MAX];
+	uint64_t value;
+	uint64_t minimum;
+	uint64_t maximum;
+	uint64_t default_value;
+};
+
+/**
+ * struct ubfab_model - the fabric model's parameters
+ * @profile: "cm384" while every parameter has that profile's value,
+ *	"custom" when any differs
+ * @nparams: number of @params
+ * @params: every parameter, in the order of the kernel's table
+ *
+ * Allocated by the library with its @params in one block; release it
+ * with ubfab_model_free().
+ */
+struct ubfab_model {
+	char profile[UBFAB_NAME_MAX];
+	size_t nparams;
+	struct ubfab_model_param *params;
+};
+
+/**
+ * ubfab_model_get() - read the model's profile and every parameter
+ * @nl: session
+ * @modelp: receives the model; the caller releases it with
+ *	ubfab_model_free()
+ *
+ * Return: 0; -EOPNOTSUPP if the kernel has no model parameters (an older
+ * ubfab.ko); or a negative errno (@modelp is then untouched).
+ */
+int ubfab_model_get(struct ubfab_nl *nl, struct ubfab_model **modelp);
+
+/**
+ * ubfab_model_find() - a parameter of a model, by name
+ * @m: a model from ubfab_model_get() or a UBFAB_CMD_MODEL_NTF event
+ * @name: the parameter's name, e.g. "hop-ps"
+ *
+ * Return: the parameter, within @m (valid until @m is released); NULL if
+ * @m has no parameter of that name, or an argument is NULL.
+ */
+const struct ubfab_model_param *ubfab_model_find(const struct ubfab_model *m,
+						 const char *name);
+
+/**
+ * ubfab_model_free() - release a model from the library
+ * @model: from ubfab_model_get() or a UBFAB_CMD_MODEL_NTF event, or NULL
+ *	(then nothing happens)
+ */
+void ubfab_model_free(struct ubfab_model *model);
+
+/**
+ * struct ubfab_model_value - a parameter to set, for ubfab_model_set()
+ * @name: the parameter's name, e.g. "hop-ps"
+ * @value: its new value, in its unit
+ */
+struct ubfab_model_value {
+	const char *name;
+	uint64_t value;
+};
+
+/**
+ * ubfab_model_set() - set parameters of the model, all or none
+ * @nl: session
+ * @profile: a profile whose values are all put back first, such as
+ *	"cm384"; NULL for none
+ * @values: the parameters to set then, in order (a name given twice
+ *	takes its last value)
+ * @n: number of @values; may be 0 (with @values NULL)
+ *
+ * One request: if the kernel refuses any part of it, nothing changes.
+ * When something did change, subscribers get a UBFAB_CMD_MODEL_NTF event.
+ * Entries that run afterwards are priced with the new values; the clocks
+ * of queues keep their times. ubfab_nl_errmsg() says which name or value
+ * the kernel refused.
+ *
+ * Return: 0; -ENOENT for an unknown profile or parameter name (including
+ * names of UBFAB_PARAM_MAX characters or more, and profiles of
+ * UBFAB_NAME_MAX); -ERANGE for a value outside its parameter's minimum ..
+ * maximum; -EINVAL for a NULL name, or @values NULL with @n not 0;
+ * -EPERM without CAP_NET_ADMIN; -EOPNOTSUPP if the kernel has no model
+ * parameters; or a negative errno.
+ */
+int ubfab_model_set(struct ubfab_nl *nl, const char *profile,
+		    const struct ubfab_model_value *values, size_t n);
+
+/*
  * Fault injection and events (since version 1.2, symbol version
  * UBFAB_1.2)
  *
@@ -400,7 +538,8 @@ const char *ubfab_state_name(uint32_t state);
  * @state: UBFAB_STATE_UP or UBFAB_STATE_DOWN
  *
  * A port that is down carries no transfer. Setting the state the port
- * already has changes nothing and sends no event.
+ * already has changes nothing and sends no event. ubfab_port_set_faults()
+ * sets the state together with the port's fault knobs.
  *
  * Return: 0; -ENODEV if there is no such entity or plane; -EINVAL if
  * @state is no enum ubfab_state; -EPERM without CAP_NET_ADMIN; or a
@@ -408,6 +547,57 @@ const char *ubfab_state_name(uint32_t state);
  */
 int ubfab_port_set_state(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
 			 uint32_t state);
+
+/* Bits of struct ubfab_port_faults' mask: the members to set. */
+#define UBFAB_PORT_FAULT_STATE	(1U << 0)
+#define UBFAB_PORT_FAULT_BW	(1U << 1)
+#define UBFAB_PORT_FAULT_DELAY	(1U << 2)
+#define UBFAB_PORT_FAULT_ERRORS	(1U << 3)
+
+/**
+ * struct ubfab_port_faults - what ubfab_port_set_faults() sets of a port
+ * @mask: UBFAB_PORT_FAULT_* bits, at least one: the members below to
+ *	set; the port keeps what it has of the others
+ * @state: UBFAB_STATE_UP or UBFAB_STATE_DOWN (UBFAB_PORT_FAULT_STATE)
+ * @bw_permille: 1..1000 (UBFAB_PORT_FAULT_BW)
+ * @error_ppm: 0..10^6 (UBFAB_PORT_FAULT_ERRORS)
+ * @delay_ps: 0..10^12 (UBFAB_PORT_FAULT_DELAY)
+ *
+ * The members mean what those of struct ubfab_port_info do. Since
+ * version 1.4.
+ */
+struct ubfab_port_faults {
+	uint32_t mask;
+	uint32_t state;
+	uint32_t bw_permille;
+	uint32_t error_ppm;
+	uint64_t delay_ps;
+};
+
+/**
+ * ubfab_port_set_faults() - set a port's state and fault knobs at once
+ * @nl: session
+ * @eid: the entity
+ * @plane: plane of the port
+ * @f: what to set
+ *
+ * One request, all or nothing: if the kernel refuses any member, nothing
+ * changes. The knobs change modeled time only: entries that run
+ * afterwards are priced with them (Documentation/model.rst, "Faults in
+ * the model"). When anything changed, subscribers get one
+ * UBFAB_CMD_PORT_NTF event, with the port as after the change; setting
+ * what the port already has changes nothing and sends no event. Since
+ * version 1.4.
+ *
+ * Return: 0; -ENODEV if there is no such entity or plane; -ERANGE if a
+ * knob is out of its range; -EINVAL if @f is NULL, its @mask is 0 or has
+ * other bits, @state is no enum ubfab_state, or the kernel has no fault
+ * knobs (an older ubfab.ko, which refuses their attributes);
+ * -EPERM without CAP_NET_ADMIN; or a negative errno. ubfab_nl_errmsg()
+ * says what the kernel refused.
+ */
+int ubfab_port_set_faults(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+			  const struct ubfab_port_faults *f);
 
 /**
  * ubfab_plane_set_state() - bring a whole plane up or down
@@ -438,12 +628,19 @@ int ubfab_entity_reset(struct ubfab_nl *nl, uint32_t eid);
 
 /**
  * struct ubfab_nl_event - one notification of the "events" group
- * @cmd: what happened: UBFAB_CMD_PORT_NTF (a port's state changed; @port
- *	is valid), UBFAB_CMD_PLANE_NTF (a plane's state changed; @plane) or
- *	UBFAB_CMD_ENTITY_RESET_NTF (an entity was reset; @entity)
+ * @cmd: what happened: UBFAB_CMD_PORT_NTF (a port's state or fault knobs
+ *	changed; @port is valid), UBFAB_CMD_PLANE_NTF (a plane's state changed; @plane),
+ *	UBFAB_CMD_ENTITY_RESET_NTF (an entity was reset; @entity) or, since
+ *	version 1.4, UBFAB_CMD_MODEL_NTF (parameters of the model changed;
+ *	@model)
  * @port: the port, as after the change
  * @plane: the plane, as after the change
  * @entity: the entity reset
+ * @model: the whole model, as after the change; the caller owns it and
+ *	releases it with ubfab_model_free()
+ *
+ * Version 1.4 made it longer, with @port's fault knobs: a program built
+ * against an earlier version gets the struct it knows.
  */
 struct ubfab_nl_event {
 	uint32_t cmd;
@@ -451,6 +648,7 @@ struct ubfab_nl_event {
 		struct ubfab_port_info port;
 		struct ubfab_plane_info plane;
 		struct ubfab_entity_info entity;
+		struct ubfab_model *model;
 	};
 };
 
@@ -478,12 +676,14 @@ int ubfab_nl_fd(const struct ubfab_nl *nl);
  *
  * Blocks until an event arrives, unless the socket was made non-blocking
  * (O_NONBLOCK on ubfab_nl_fd()). Events come in the order of the changes.
- * Notifications of commands this library does not know are skipped.
+ * Notifications of commands this library does not know are skipped, and
+ * so are model events for programs built against a library before 1.4.
+ * A model event's @ev->model must be released with ubfab_model_free().
  *
  * Return: 0; -EAGAIN if non-blocking and no event is waiting; -ENOBUFS if
  * events were lost because the socket's buffer was full (read on; states
  * may have changed unseen: read them again); -EINTR if a signal came
- * first; -EPROTO for a malformed event; or a negative errno.
+ * first; -EPROTO for a malformed event; -ENOMEM; or a negative errno.
  */
 int ubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev);
 
@@ -969,6 +1169,28 @@ int ubfab_queue_reset(struct ubfab_queue *q);
 int ubfab_queue_clock(struct ubfab_queue *q, uint64_t advance_ns,
 		      uint64_t *now_ns);
 
+/**
+ * ubfab_queue_stamp() - stamp a flag word with the queue's modeled clock
+ *	before a CPU store raises it
+ * @q: queue
+ * @addr: the 8-byte aligned word: a remote address (ubfab_import_addr(),
+ *	the import granting UBFAB_SEG_WRITE) or, with UBFAB_STAMP_LOCAL in
+ *	@flags, a local one (an offset in one of the device's allocations)
+ * @flags: 0 or UBFAB_STAMP_LOCAL
+ * @now_ns: out: the stamp, the queue's clock in nanoseconds; may be NULL
+ *
+ * UBFAB_IOCTL_QUEUE_STAMP: a WAIT_VALUE the word satisfies ends no
+ * earlier than the last modeled write to it; a CPU store is not modeled
+ * and counts as time 0 unless the word is stamped first. Call this, then
+ * store. Since libubfab 1.4.
+ *
+ * Return: 0; -EINVAL if @q is NULL, @flags unknown or @addr unaligned;
+ * -ENOENT if @addr names no word of an allocation or import; -EACCES if
+ * the import does not grant UBFAB_SEG_WRITE; or a negative errno.
+ */
+int ubfab_queue_stamp(struct ubfab_queue *q, uint64_t addr, uint32_t flags,
+		      uint64_t *now_ns);
+
 /*
  * How the helpers below are defined: static inline; lib/ffi.c defines
  * UBFAB_INLINE empty before it includes this header, so that
@@ -1184,7 +1406,7 @@ UBFAB_INLINE void ubfab_sqe_set_data(struct ubfab_sqe *sqe,
 	sqe->user_data = user_data;
 }
 
-/* Set UBFAB_SQE_FENCE and UBFAB_SQE_SIGNAL as @flags says. */
+/* Set the entry's flags, UBFAB_SQE_FENCE, _SIGNAL and _MEMSEM, to @flags. */
 UBFAB_INLINE void ubfab_sqe_set_flags(struct ubfab_sqe *sqe, uint8_t flags)
 {
 	sqe->flags = flags;

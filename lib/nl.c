@@ -208,7 +208,7 @@ static void reply_data(struct reply *r, struct nlmsghdr *hdr)
 			       r->set->policy) < 0)
 		r->result = -EPROTO;
 	else
-		r->result = r->fn(tb, r->arg);
+		r->result = r->fn(hdr, tb, r->arg);
 }
 
 static void reply_msg(struct reply *r, struct nlmsghdr *hdr)

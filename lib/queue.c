@@ -221,3 +221,21 @@ int ubfab_queue_clock(struct ubfab_queue *q, uint64_t advance_ns,
 		*now_ns = arg.now_ns;
 	return 0;
 }
+
+int ubfab_queue_stamp(struct ubfab_queue *q, uint64_t addr, uint32_t flags,
+		      uint64_t *now_ns)
+{
+	struct ubfab_queue_stamp arg = {
+		.size = sizeof(arg),
+		.flags = flags,
+		.addr = addr,
+	};
+
+	if (!q)
+		return -EINVAL;
+	if (ioctl(q->fd, UBFAB_IOCTL_QUEUE_STAMP, &arg))
+		return -errno;
+	if (now_ns)
+		*now_ns = arg.now_ns;
+	return 0;
+}

@@ -47,18 +47,6 @@
 #define TINY "nodes=1 chips_per_node=1 dies_per_chip=1 cpus_per_node=1 " \
 	     "planes=1 l2_per_plane=1"
 
-static int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /*
  * From /proc/kallsyms: the address of symbol name; or, name NULL, the
  * lowest address above after. 0 when there is none.

@@ -217,7 +217,7 @@ TEST_F(queue, create_checks)
 #define CREATE(field, val) ({ c = (struct ubfab_queue_create) { \
 	.size = sizeof(c), .sq_entries = 8, .eventfd = -1 }; \
 	c.field = (val); queue_create(self->npu0, &c); })
-	EXPECT_EQ(-EINVAL, CREATE(flags, 1 << 2));
+	EXPECT_EQ(-EINVAL, CREATE(flags, UBFAB_QUEUE_FLAGS + 1));
 	EXPECT_EQ(-EINVAL, CREATE(sq_entries, 0));
 	EXPECT_EQ(-EINVAL, CREATE(sq_entries, 3));
 	EXPECT_EQ(-EINVAL, CREATE(sq_entries, UBFAB_QUEUE_MAX_ENTRIES * 2));

@@ -40,8 +40,13 @@
 #define LOC_LEN		(1UL << 20)
 #define WAIT_MS		20000		/* for one completion, under TCG */
 #define SLOW		120		/* seconds, for the multi-process tests */
-/* The model's issue overhead, profile cm384 (Documentation/model.rst). */
-#define ISSUE_NS	850
+/*
+ * The model's issue overhead: issue-ps of profile cm384, in force in each
+ * freshly loaded module (Documentation/model.rst).
+ */
+#define ISSUE_NS	200
+/* What a memory-semantics transfer saves: dma-ps less memsem-ps. */
+#define MEMSEM_SAVES_NS	250
 
 FIXTURE(queue) {
 	struct ubfab_dev *exp;		/* the exporter: npu0 or cpu0 */
@@ -2342,7 +2347,11 @@ TEST_F(model, independent_queues)
 	ubfab_queue_destroy(q2);
 }
 
-/* Farther costs more: other die < other chip < other node; READ > WRITE. */
+/*
+ * Farther costs more: other die < other chip < other node. A READ is a
+ * round trip as a WRITE is, and answered sooner than a WRITE is
+ * acknowledged, as the published latencies say.
+ */
 TEST_F(model, paths)
 {
 	uint64_t die, node, far, read;
@@ -2354,9 +2363,8 @@ TEST_F(model, paths)
 	EXPECT_LT(ISSUE_NS, die);
 	EXPECT_LT(die, node);
 	EXPECT_LT(node, far);
-	/* a request there and the data back */
-	EXPECT_LT(node, read);
-	EXPECT_LT(node, model_cost(_metadata, self, self->q, UBFAB_OP_READ,
+	EXPECT_LT(read, node);
+	EXPECT_LT(read, model_cost(_metadata, self, self->q, UBFAB_OP_READ,
 				   FAR, 8));
 	/* the same entry costs the same, the slow or the fast way */
 	EXPECT_NEAR_NS(node, model_cost(_metadata, self, self->q,
@@ -2403,6 +2411,311 @@ TEST_F(model, bursts_and_selective)
 	ubfab_queue_destroy(q);
 }
 
+/*
+ * The memory-semantics class: its own start-up, for transfers of at most
+ * UBFAB_SQE_MEMSEM_MAX_LENGTH bytes; the fast path prices each entry of a
+ * burst by its class.
+ */
+TEST_F(model, memsem)
+{
+	uint64_t rem = ubfab_import_addr(&self->imp[NODE], 0), dma, mem;
+	struct ubfab_cqe cqe[8];
+	struct ubfab_sqe *sqe;
+	int i;
+
+	dma = model_cost(_metadata, self, self->q, UBFAB_OP_WRITE, NODE, 64);
+	for (i = 0; i < 8; i++) {
+		sqe = GET_SQE(self->q);
+		ubfab_prep_write(sqe, self->loc_off, rem, 64);
+		if (i & 1)
+			ubfab_sqe_set_flags(sqe, UBFAB_SQE_MEMSEM);
+	}
+	ASSERT_EQ(0, complete(self->q, cqe, 8));
+	for (i = 1; i < 8; i++)
+		EXPECT_NEAR_NS(i & 1 ? dma - MEMSEM_SAVES_NS : dma,
+			       cqe[i].model_ns - cqe[i - 1].model_ns);
+	mem = cqe[1].model_ns - cqe[0].model_ns;
+	EXPECT_LT(mem, dma);
+
+	/* the longest it takes, then one byte more; not on a NOP */
+	sqe = GET_SQE(self->q);
+	ubfab_prep_write(sqe, self->loc_off, rem, UBFAB_SQE_MEMSEM_MAX_LENGTH);
+	ubfab_sqe_set_flags(sqe, UBFAB_SQE_MEMSEM);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
+	sqe = GET_SQE(self->q);
+	ubfab_prep_write(sqe, self->loc_off, rem,
+			 UBFAB_SQE_MEMSEM_MAX_LENGTH + 1);
+	ubfab_sqe_set_flags(sqe, UBFAB_SQE_MEMSEM);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_BAD_ENTRY, cqe[0].status);
+	EXPECT_EQ(0, cqe[0].bytes);
+	EXPECT_EQ(0, ubfab_queue_reset(self->q));
+	sqe = GET_SQE(self->q);
+	ubfab_prep_nop(sqe);
+	ubfab_sqe_set_flags(sqe, UBFAB_SQE_MEMSEM);
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_BAD_ENTRY, cqe[0].status);
+	EXPECT_EQ(0, ubfab_queue_reset(self->q));
+}
+
+/*
+ * Causality: a WAIT_VALUE ends no earlier than the modeled arrival of the
+ * WRITE_NOTIFY or ATOMIC that satisfied it, however early its own queue's
+ * clock is; a word no modeled write stamped counts as time 0; stamps go
+ * with the memory they stamp.
+ */
+TEST_F(model, wait_value_after_write)
+{
+	struct ubfab_dev *peer = self->peer[NODE];
+	struct ubfab_import back;	/* the peer's import of npu0's flags */
+	struct ubfab_queue *qp, *q2;
+	struct ubfab_cqe cqe[2], w;
+	uint64_t off, poff, end;
+	volatile uint64_t *flags;
+	uint32_t tid;
+
+	ASSERT_EQ(0, ubfab_dev_alloc(self->npu0, 4096, &off));
+	ASSERT_EQ(0, ubfab_dev_map(self->npu0, off, 4096,
+				   PROT_READ | PROT_WRITE, (void **)&flags));
+	ASSERT_EQ(0, ubfab_dev_export(self->npu0, off, 4096, RWA, TOKEN,
+				      &tid));
+	ASSERT_EQ(0, ubfab_dev_import(peer, ubfab_dev_eid(self->npu0), tid,
+				      TOKEN, RWA, &back));
+	ASSERT_EQ(0, ubfab_dev_alloc(peer, 4096, &poff));
+	ASSERT_EQ(0, ubfab_queue_create(peer, NULL, &qp));
+
+	/* the wait first, at clock 0; then the write, 1 ms later */
+	ubfab_prep_wait_value(GET_SQE(self->q), off, UBFAB_WAIT_GE, 1, WAIT_MS);
+	ASSERT_LE(0, ubfab_queue_submit(self->q));
+	ubfab_prep_compute(GET_SQE(qp), 1000000);
+	ubfab_prep_write_notify(GET_SQE(qp), poff,
+				ubfab_import_addr(&back, 64), 64,
+				ubfab_import_addr(&back, 0), 1);
+	ASSERT_EQ(0, complete(qp, cqe, 2));
+	ASSERT_EQ(UBFAB_CQE_OK, cqe[1].status);
+	end = cqe[1].model_ns;
+	ASSERT_EQ(0, complete(self->q, &w, 1));
+	ASSERT_EQ(UBFAB_CQE_OK, w.status);
+	/* the arrival: the write's end less the acknowledgment's way back */
+	EXPECT_LT(1000000, w.model_ns);
+	EXPECT_LE(end - 188, w.model_ns);
+	EXPECT_GE(end - 187, w.model_ns);
+
+	/* an ATOMIC 5 ms on; the waiting queue is far behind */
+	ubfab_prep_wait_value(GET_SQE(self->q), off, UBFAB_WAIT_EQ, 2, WAIT_MS);
+	ASSERT_LE(0, ubfab_queue_submit(self->q));
+	ubfab_prep_compute(GET_SQE(qp), 5000000);
+	ubfab_prep_atomic(GET_SQE(qp), UBFAB_ATOMIC_FETCH_ADD,
+			  ubfab_import_addr(&back, 0), 1, 0);
+	ASSERT_EQ(0, complete(qp, cqe, 2));
+	end = cqe[1].model_ns;
+	ASSERT_EQ(0, complete(self->q, &w, 1));
+	ASSERT_EQ(UBFAB_CQE_OK, w.status);
+	EXPECT_LE(end - 188, w.model_ns);
+	EXPECT_GE(end - 187, w.model_ns);
+
+	/* a CPU store stamps nothing: the wait's own clock and issue */
+	flags[1] = 7;
+	ASSERT_EQ(0, ubfab_queue_clock(self->q, 0, &end));
+	ubfab_prep_wait_value(GET_SQE(self->q), off + 8, UBFAB_WAIT_EQ, 7,
+			      WAIT_MS);
+	ASSERT_EQ(0, complete(self->q, &w, 1));
+	EXPECT_EQ(end + ISSUE_NS, w.model_ns);
+	ASSERT_EQ(0, ubfab_queue_create(self->npu0, NULL, &q2));
+	ubfab_prep_wait_value(GET_SQE(q2), off + 8, UBFAB_WAIT_EQ, 7, WAIT_MS);
+	ASSERT_EQ(0, complete(q2, &w, 1));
+	EXPECT_EQ(ISSUE_NS, w.model_ns);
+
+	/* freed and allocated again: the old stamp is gone with the memory */
+	ubfab_queue_destroy(qp);
+	ASSERT_EQ(0, ubfab_dev_unimport(peer, back.mmap_offset));
+	ASSERT_EQ(0, munmap((void *)flags, 4096));
+	ASSERT_EQ(0, ubfab_dev_free(self->npu0, off));
+	ASSERT_EQ(0, ubfab_dev_alloc(self->npu0, 4096, &off));
+	ASSERT_EQ(0, ubfab_dev_map(self->npu0, off, 4096,
+				   PROT_READ | PROT_WRITE, (void **)&flags));
+	flags[0] = 2;
+	ubfab_prep_wait_value(GET_SQE(q2), off, UBFAB_WAIT_EQ, 2, WAIT_MS);
+	ASSERT_EQ(0, complete(q2, &w, 1));
+	EXPECT_EQ(2 * ISSUE_NS, w.model_ns);
+	ubfab_queue_destroy(q2);
+}
+
+/* An EVENT_WAIT ends no earlier than the EVENT_RECORD it waited for. */
+TEST_F(model, event_wait_after_record)
+{
+	struct ubfab_queue *q2;
+	struct ubfab_cqe cqe[2], w;
+
+	ASSERT_EQ(0, ubfab_queue_create(self->npu0, NULL, &q2));
+	ubfab_prep_event_wait(GET_SQE(q2), 3, 1, WAIT_MS);
+	ASSERT_LE(0, ubfab_queue_submit(q2));
+	ubfab_prep_compute(GET_SQE(self->q), 2000000);
+	ubfab_prep_event_record(GET_SQE(self->q), 3);
+	ASSERT_EQ(0, complete(self->q, cqe, 2));
+	EXPECT_EQ(2000000 + ISSUE_NS, cqe[1].model_ns);
+	ASSERT_EQ(0, complete(q2, &w, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, w.status);
+	EXPECT_EQ(2000000 + ISSUE_NS, w.model_ns);
+
+	/* a waiter already later than the record: its own clock and issue */
+	ubfab_prep_compute(GET_SQE(q2), 3000000);
+	ubfab_prep_event_wait(GET_SQE(q2), 3, 1, WAIT_MS);
+	ASSERT_EQ(0, complete(q2, cqe, 2));
+	EXPECT_EQ(5000000 + 2 * ISSUE_NS, cqe[1].model_ns);
+	ubfab_queue_destroy(q2);
+}
+
+/*
+ * A CPU store carries the stamping queue's clock when the program stamps
+ * the word first: a wait it satisfies ends no earlier; the stamp checks
+ * its address as an entry would.
+ */
+TEST_F(model, stamp_before_cpu_store)
+{
+	uint64_t off, now = 0, rem = ubfab_import_addr(&self->imp[NODE], 0);
+	struct ubfab_import ro;
+	volatile uint64_t *flags;
+	struct ubfab_queue *q2;
+	struct ubfab_cqe w;
+	uint32_t tid;
+
+	ASSERT_EQ(0, ubfab_dev_alloc(self->npu0, 4096, &off));
+	ASSERT_EQ(0, ubfab_dev_map(self->npu0, off, 4096,
+				   PROT_READ | PROT_WRITE, (void **)&flags));
+	ASSERT_EQ(0, ubfab_queue_create(self->npu0, NULL, &q2));
+	ubfab_prep_wait_value(GET_SQE(q2), off + 16, UBFAB_WAIT_EQ, 9, WAIT_MS);
+	ASSERT_LE(0, ubfab_queue_submit(q2));
+	ubfab_prep_compute(GET_SQE(self->q), 3000000);
+	ASSERT_EQ(0, complete(self->q, &w, 1));
+	ASSERT_EQ(0, ubfab_queue_stamp(self->q, off + 16, UBFAB_STAMP_LOCAL,
+				       &now));
+	EXPECT_EQ(3000000, now);
+	flags[2] = 9;
+	ASSERT_EQ(0, complete(q2, &w, 1));
+	EXPECT_EQ(UBFAB_CQE_OK, w.status);
+	EXPECT_EQ(3000000, w.model_ns);
+
+	/* a remote word: through an import that grants the write */
+	EXPECT_EQ(0, ubfab_queue_stamp(self->q, rem + 8, 0, &now));
+	/* unaligned, unknown flag, outside any allocation or import */
+	EXPECT_EQ(-EINVAL, ubfab_queue_stamp(self->q, off + 4,
+					     UBFAB_STAMP_LOCAL, &now));
+	EXPECT_EQ(-EINVAL, ubfab_queue_stamp(self->q, off, 2, &now));
+	EXPECT_EQ(-ENOENT, ubfab_queue_stamp(self->q, off + 4096,
+					     UBFAB_STAMP_LOCAL, &now));
+	EXPECT_EQ(-ENOENT, ubfab_queue_stamp(self->q, rem + SEG_LEN, 0,
+					     &now));
+	EXPECT_EQ(-ENOENT, ubfab_queue_stamp(self->q, 8, 0, &now));
+	/* an import that does not grant the write */
+	ASSERT_EQ(0, ubfab_dev_alloc(self->peer[FAR], 4096, &off));
+	ASSERT_EQ(0, ubfab_dev_export(self->peer[FAR], off, 4096, RWA, TOKEN,
+				      &tid));
+	ASSERT_EQ(0, ubfab_dev_import(self->npu0,
+				      ubfab_dev_eid(self->peer[FAR]), tid,
+				      TOKEN, UBFAB_SEG_READ, &ro));
+	EXPECT_EQ(-EACCES, ubfab_queue_stamp(self->q,
+					     ubfab_import_addr(&ro, 0), 0,
+					     &now));
+	ubfab_queue_destroy(q2);
+}
+
+/*
+ * Module parameter "model": off, nothing is charged (completions carry 0,
+ * clocks stand still, the clock ioctl still moves them); on again, entries
+ * are charged from where the clock stands.
+ */
+TEST_F(model, off)
+{
+	static const char *const param = "/sys/module/ubfab/parameters/model";
+	uint64_t rem = ubfab_import_addr(&self->imp[NODE], 0), now;
+	struct ubfab_cqe cqe[3];
+	char buf[8];
+
+	ASSERT_EQ(0, read_text(param, buf, sizeof(buf)));
+	EXPECT_STREQ("Y", buf);
+	ASSERT_EQ(0, write_file(param, "N"));
+	ubfab_prep_nop(GET_SQE(self->q));
+	ubfab_prep_compute(GET_SQE(self->q), 1000);
+	ubfab_prep_write(GET_SQE(self->q), self->loc_off, rem, 64);
+	ASSERT_EQ(0, complete(self->q, cqe, 3));
+	EXPECT_EQ(0, cqe[0].model_ns);
+	EXPECT_EQ(0, cqe[1].model_ns);
+	EXPECT_EQ(UBFAB_CQE_OK, cqe[2].status);
+	EXPECT_EQ(0, cqe[2].model_ns);
+	ASSERT_EQ(0, ubfab_queue_clock(self->q, 7, &now));
+	EXPECT_EQ(7, now);
+	ASSERT_EQ(0, read_text(param, buf, sizeof(buf)));
+	EXPECT_STREQ("N", buf);
+	EXPECT_EQ(-EINVAL, write_file(param, "maybe"));
+
+	ASSERT_EQ(0, write_file(param, "1"));
+	ubfab_prep_nop(GET_SQE(self->q));
+	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	EXPECT_EQ(7 + ISSUE_NS, cqe[0].model_ns);
+}
+
+/*
+ * A timing-only queue: entries checked, routed and charged as anywhere,
+ * but no payload moves; an atomic still changes its word.
+ */
+TEST_F(model, timing_only)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	uint64_t rem = ubfab_import_addr(&self->imp[NODE], 0);
+	static const uint32_t lens[] = { 64, 1 << 20 };
+	struct ubfab_cqe tc, nc, c[4];
+	struct ubfab_queue *t, *n;
+	unsigned int i;
+	uint8_t *loc;
+
+	ASSERT_EQ(0, ubfab_dev_map(self->npu0, self->loc_off, LOC_LEN,
+				   PROT_READ | PROT_WRITE, (void **)&loc));
+	attr.flags = UBFAB_QUEUE_TIMING;
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		ASSERT_EQ(0, ubfab_queue_create(self->npu0, &attr, &t));
+		ASSERT_EQ(0, ubfab_queue_create(self->npu0, NULL, &n));
+		/* the peer's segment is zeros: a READ would clear this */
+		memset(loc, 0xa5, lens[i]);
+		ubfab_prep_read(GET_SQE(t), self->loc_off, rem, lens[i]);
+		ASSERT_EQ(0, complete(t, &tc, 1));
+		EXPECT_EQ(UBFAB_CQE_OK, tc.status);
+		EXPECT_EQ(lens[i], tc.bytes);
+		EXPECT_EQ(0xa5, loc[0]);
+		EXPECT_EQ(0xa5, loc[lens[i] - 1]);
+		/*
+		 * the same entry on a queue that moves it: the same time, 1 s
+		 * later (not to contend for the links t used)
+		 */
+		ASSERT_EQ(0, ubfab_queue_clock(n, 1000000000, NULL));
+		ubfab_prep_read(GET_SQE(n), self->loc_off, rem, lens[i]);
+		ASSERT_EQ(0, complete(n, &nc, 1));
+		EXPECT_GE(tc.model_ns + 2, nc.model_ns - 1000000000);
+		EXPECT_LE(tc.model_ns, nc.model_ns - 1000000000 + 2);
+		EXPECT_EQ(0, loc[0]);
+		EXPECT_EQ(0, loc[lens[i] - 1]);
+		ubfab_queue_destroy(t);
+		ubfab_queue_destroy(n);
+	}
+
+	/* FILL moves nothing; an atomic does its work; bad ranges still fail */
+	ASSERT_EQ(0, ubfab_queue_create(self->npu0, &attr, &t));
+	memset(loc, 0xa5, 64);
+	ubfab_prep_fill(GET_SQE(t), self->loc_off, 0, 64);
+	ubfab_prep_atomic(GET_SQE(t), UBFAB_ATOMIC_FETCH_ADD, rem + 8, 3, 0);
+	ubfab_prep_atomic(GET_SQE(t), UBFAB_ATOMIC_FETCH_ADD, rem + 8, 3, 0);
+	ubfab_prep_write(GET_SQE(t), self->loc_off, rem + SEG_LEN - 8, 64);
+	ASSERT_EQ(0, complete(t, c, 4));
+	EXPECT_EQ(UBFAB_CQE_OK, c[0].status);
+	EXPECT_EQ(64, c[0].bytes);
+	EXPECT_EQ(0xa5, loc[0]);
+	EXPECT_EQ(0, c[1].result);
+	EXPECT_EQ(3, c[2].result);
+	EXPECT_EQ(UBFAB_CQE_REMOTE_RANGE, c[3].status);
+	ubfab_queue_destroy(t);
+}
+
 /* A large WRITE stripes over the planes: one port down, 7/6 of the time. */
 TEST_F_TIMEOUT(model, plane_down, SLOW)
 {
@@ -2426,6 +2739,208 @@ TEST_F_TIMEOUT(model, plane_down, SLOW)
 	ASSERT_EQ(0, ubfab_port_set_state(self->nl, eid, 3, UBFAB_STATE_UP));
 	EXPECT_NEAR_NS(seven, model_cost(_metadata, self, self->q,
 					 UBFAB_OP_WRITE, NODE, SEG_LEN));
+}
+
+/*
+ * Contention in the fabric model: links shared by transfers share their
+ * bandwidth. Flows of timing-only queues (no payload to copy), each from
+ * a sender die to a receiver, driven round by round from one thread so
+ * that the host's order is the same in every run: one 1 MiB WRITE of
+ * every flow per round, each completed before the next is posted.
+ */
+#define FLOWS_MAX	17
+#define FLOW_LEN	(1U << 20)
+
+struct flow {
+	struct ubfab_dev *src, *dst;
+	struct ubfab_import imp;
+	struct ubfab_queue *q;
+	uint64_t loc;
+	uint64_t end;		/* model_ns of its last completion */
+};
+
+FIXTURE(contention) {
+	struct flow f[FLOWS_MAX];
+	int n;
+};
+
+FIXTURE_SETUP(contention)
+{
+	self->n = 0;
+}
+
+FIXTURE_TEARDOWN(contention)
+{
+	int i;
+
+	for (i = 0; i < self->n; i++) {
+		ubfab_queue_destroy(self->f[i].q);
+		ubfab_dev_close(self->f[i].src);
+		ubfab_dev_close(self->f[i].dst);
+	}
+	ubfab_unload();
+}
+
+/* Add a flow from entity @src to @dst. */
+static void add_flow(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(contention) *self, const char *src,
+		     const char *dst)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	struct flow *f = &self->f[self->n++];
+	uint64_t off;
+	uint32_t tid;
+
+	attr.flags = UBFAB_QUEUE_TIMING;
+	ASSERT_EQ(0, ubfab_dev_open(src, &f->src));
+	ASSERT_EQ(0, ubfab_dev_open(dst, &f->dst));
+	ASSERT_EQ(0, ubfab_dev_alloc(f->dst, FLOW_LEN, &off));
+	ASSERT_EQ(0, ubfab_dev_export(f->dst, off, FLOW_LEN, RWA, TOKEN, &tid));
+	ASSERT_EQ(0, ubfab_dev_import(f->src, ubfab_dev_eid(f->dst), tid,
+				      TOKEN, RWA, &f->imp));
+	ASSERT_EQ(0, ubfab_dev_alloc(f->src, FLOW_LEN, &f->loc));
+	ASSERT_EQ(0, ubfab_queue_create(f->src, &attr, &f->q));
+}
+
+/* @rounds rounds of one WRITE of @len bytes on every flow in turn. */
+static void run_flows(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(contention) *self, int rounds,
+		      uint32_t len)
+{
+	struct ubfab_cqe cqe;
+	int r, i;
+
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < self->n; i++) {
+			ubfab_prep_write(GET_SQE(self->f[i].q), self->f[i].loc,
+					 ubfab_import_addr(&self->f[i].imp, 0),
+					 len);
+			ASSERT_EQ(0, complete(self->f[i].q, &cqe, 1));
+			ASSERT_EQ(UBFAB_CQE_OK, cqe.status);
+			self->f[i].end = cqe.model_ns;
+		}
+	}
+}
+
+/*
+ * The modeled ns of one WRITE of @len bytes from @src to @dst on idle
+ * links, on a fresh queue.
+ */
+static uint64_t alone(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(contention) *self, const char *src,
+		      const char *dst, uint32_t len)
+{
+	uint64_t t;
+
+	add_flow(_metadata, self, src, dst);
+	run_flows(_metadata, self, 1, len);
+	t = self->f[0].end;
+	ubfab_queue_destroy(self->f[0].q);
+	ubfab_dev_close(self->f[0].src);
+	ubfab_dev_close(self->f[0].dst);
+	self->n = 0;
+	return t;
+}
+
+/* Whether @a is within @pct percent of @b. */
+#define EXPECT_WITHIN(a, b, pct)					\
+	EXPECT_GE((a) * 100, (b) * (100 - (pct)));			\
+	EXPECT_LE((a) * 100, (b) * (100 + (pct)))
+
+/*
+ * Incast: 8 senders into one receiver. In the first round the last
+ * completes about 8 times later than one alone; over the rounds each gets
+ * about 1/8 of the bandwidth. npu15 is die 1 of chip 7; the senders sit
+ * on chips 0 to 3, so every flow crosses the plane's L1.
+ */
+TEST_F(contention, incast)
+{
+	uint64_t one, ser, first_last = 0;
+	char name[16];
+	int i;
+
+	ASSERT_EQ(0, ubfab_reload(""));
+	/* 1 MiB alone, and its serialization: less what 64 bytes take */
+	one = alone(_metadata, self, "npu8", "npu14", FLOW_LEN);
+	ser = one - alone(_metadata, self, "npu9", "npu13", 64);
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "npu%d", i);
+		add_flow(_metadata, self, name, "npu15");
+	}
+	run_flows(_metadata, self, 1, FLOW_LEN);
+	for (i = 0; i < 8; i++)
+		first_last = first_last > self->f[i].end ? first_last :
+			     self->f[i].end;
+	/* the last waited for the 7 before it */
+	EXPECT_WITHIN(first_last, one + 7 * ser, 1);
+	run_flows(_metadata, self, 7, FLOW_LEN);
+	/*
+	 * 8 rounds of 8 flows through one port, first come first served: the
+	 * last flow ends after all 64 serializations, the first 7 before
+	 * that, so each got between 1/8 and 1/7 of the port
+	 */
+	EXPECT_WITHIN(self->f[7].end, one + 63 * ser, 1);
+	for (i = 0; i < 8; i++) {
+		EXPECT_LE(56 * ser, self->f[i].end);
+		/* (ser less 64 bytes' few ns: 1 %) */
+		EXPECT_GE((one + 63 * ser) * 101 / 100, self->f[i].end);
+	}
+}
+
+/* Disjoint pairs do not slow each other down. */
+TEST_F(contention, disjoint)
+{
+	static const char *const pairs[][2] = {
+		{ "npu0", "npu2" }, { "npu4", "npu6" }, { "npu8", "npu10" },
+		{ "npu12", "npu14" },
+	};
+	uint64_t one;
+	int i;
+
+	ASSERT_EQ(0, ubfab_reload(""));
+	one = alone(_metadata, self, "npu1", "npu3", FLOW_LEN);
+	for (i = 0; i < 4; i++)
+		add_flow(_metadata, self, pairs[i][0], pairs[i][1]);
+	run_flows(_metadata, self, 4, FLOW_LEN);
+	/* (whole ns of clocks kept in ps: a few more or less) */
+	for (i = 0; i < 4; i++)
+		EXPECT_WITHIN(self->f[i].end, 4 * one, 1);
+}
+
+/*
+ * Node to node through one L2 switch per plane: 16 flows from node 0's
+ * dies to node 1's share each plane's one uplink of 28 GB/s, so all
+ * together they get 7 x 28 GB/s at the write efficiency, 137 GB/s, what
+ * one flow alone gets: each 1/16 of it.
+ */
+TEST_F_TIMEOUT(contention, uplink, SLOW)
+{
+	uint64_t one, ser;
+	char src[16], dst[16];
+	int i;
+
+	/* 1 MiB alone less 64 bytes alone: its serialization */
+	ASSERT_EQ(0, ubfab_reload("l2_per_plane=1"));
+	one = alone(_metadata, self, "npu0", "npu16", FLOW_LEN);
+	ASSERT_EQ(0, ubfab_reload("l2_per_plane=1"));
+	ser = one - alone(_metadata, self, "npu0", "npu16", 64);
+	ASSERT_EQ(0, ubfab_reload("l2_per_plane=1"));
+	for (i = 0; i < 16; i++) {
+		snprintf(src, sizeof(src), "npu%d", i);
+		snprintf(dst, sizeof(dst), "npu%d", 16 + i);
+		add_flow(_metadata, self, src, dst);
+	}
+	run_flows(_metadata, self, 4, FLOW_LEN);
+	/*
+	 * 64 MiB through one uplink per plane: the last flow ends after 64
+	 * serializations; each got between 1/16 and 1/12 of the uplinks
+	 */
+	EXPECT_WITHIN(self->f[15].end, one + 63 * ser, 1);
+	for (i = 0; i < 16; i++) {
+		EXPECT_LE(48 * ser, self->f[i].end);
+		/* (ser less 64 bytes' few ns: 1 %) */
+		EXPECT_GE((one + 63 * ser) * 101 / 100, self->f[i].end);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -83,6 +83,18 @@ int ubfab_family_id(void)
 	return family < 0 ? -ENOENT : family;
 }
 
+int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 int read_text(const char *path, char *buf, size_t len)
 {
 	ssize_t n;

@@ -35,6 +35,8 @@ int ubfab_family_id(void);
 int read_text(const char *path, char *buf, size_t len);
 /* Read a file holding one unsigned decimal number: 0 or -errno. */
 int read_u64(const char *path, uint64_t *val);
+/* Write val to the file at path in one write(): 0 or -errno. */
+int write_file(const char *path, const char *val);
 
 /* An open /dev/kmsg positioned at its end, or -errno. */
 int kmsg_open(void);

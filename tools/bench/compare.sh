@@ -26,7 +26,8 @@ one VM (tools/vm/ubvm -D) and runs ROUNDS rounds in it; each round loads,
 runs ubbench with, and unloads one module and then the other, the first
 of the two alternating from round to round. Both use the same ubbench
 (the working tree's), so that only the module differs. ubbench options
-and commands (ubbench --help) follow the --; the default is everything.
+and commands (ubbench --help) follow the --; the default is "mem queue",
+the timed figures (model's are modeled times, which it does not compare).
 
 Prints each run's table as it comes, then for each figure with a target
 and each 64-byte WRITE rate: the median over the rounds for base and
@@ -71,6 +72,7 @@ base=$(git -C "$ROOT" rev-parse --verify -q "$1^{commit}") ||
 shift
 (($# == 0)) || [[ $1 == -- ]] || { usage >&2; exit 2; }
 (($# == 0)) || shift
+(($#)) || set -- mem queue
 new=$(git -C "$ROOT" describe --always --dirty --abbrev=12)
 
 # BASE's tree, once per commit; its module with this checkout's rule.

@@ -21,14 +21,21 @@
 
 MARK=--ubbench-json--
 
-# run NAME [ubbench arguments]: one ubbench run, its table and its JSON.
+# run NAME [ubbench arguments]: one ubbench run, its table and its JSON,
+# which it also writes when it measured everything but exits 1 for a model
+# cell beyond the tolerance; ubbench's status.
 run() {
 	name=$1
 	shift
-	/x/ubbench --json /tmp/bench.json "$@" || return
-	echo "$MARK $name"
-	cat /tmp/bench.json
-	echo "$MARK"
+	rm -f /tmp/bench.json
+	/x/ubbench --json /tmp/bench.json "$@"
+	rc=$?
+	if [ -e /tmp/bench.json ]; then
+		echo "$MARK $name"
+		cat /tmp/bench.json
+		echo "$MARK"
+	fi
+	return $rc
 }
 
 rounds=1

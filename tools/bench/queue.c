@@ -4,8 +4,10 @@
  * from a segment the exporter exports: WRITE and READ bandwidth from 64 B
  * to 4 MiB against memcpy between the same memory, the rate of 64-byte
  * WRITEs at several batch sizes with the doorbell and in polling mode
- * against io_uring NOPs (uring.c), and the latency of an 8-byte WRITE;
- * the targets of the queue issue; their table and their JSON.
+ * against io_uring NOPs (uring.c), the latency of an 8-byte WRITE, and
+ * what the fabric model costs those 64-byte WRITEs (the rate with the
+ * model on against the rate with it off, param.c switching it); the
+ * targets of the queue issue and of the model's; their table and JSON.
  */
 #include <errno.h>
 #include <sched.h>
@@ -59,6 +61,18 @@ static const unsigned int rate_batches[] = { 1, 16, 64 };
 #define RATE_TURN_OPS	1024
 #define RATE_MIN_NS	100000000ULL
 
+/*
+ * The model's cost: 64-byte WRITEs as the rate's, at these batch sizes, in
+ * rounds of two halves, one with the model on and one with it off; each
+ * half starts with COST_WARM_OPS untimed entries on each queue; at least
+ * COST_MIN_NS a repetition.
+ */
+static const unsigned int cost_batches[] = { 1, 16 };
+
+#define NR_COST_BATCHES	ARRAY_SIZE(cost_batches)
+#define COST_WARM_OPS	128
+#define COST_MIN_NS	200000000ULL
+
 /* Latency: LAT_OPS 8-byte WRITEs a repetition, one at a time. */
 #define LAT_BYTES	8
 #define LAT_OPS		1000
@@ -69,10 +83,15 @@ static const unsigned int rate_batches[] = { 1, 16, 64 };
 #define TARGET_RATE_BATCH	16
 #define TARGET_DOORBELL_RATIO	0.5	/* doorbell / NOP, at least */
 #define TARGET_POLLING_RATIO	1.0	/* polling / NOP, above */
+/* And of the model's issue: each 64-byte rate, model on / off, at least. */
+#define TARGET_COST_RATIO	0.9
 
 enum bw_dir { BW_WRITE, BW_READ, NR_BW_DIRS };
 enum rate_mode { RATE_NOP, RATE_DOORBELL, RATE_POLLING, NR_RATE_MODES };
 enum lat_mode { LAT_DOORBELL, LAT_POLLING, NR_LAT_MODES };
+enum cost_state { COST_OFF, COST_ON, NR_COST_STATES };
+/* The queues of the rate's modes: RATE_DOORBELL and on, less RATE_DOORBELL. */
+#define NR_QUEUE_MODES	(NR_RATE_MODES - RATE_DOORBELL)
 
 static const char *const bw_keys[NR_BW_DIRS] = { "write", "read" };
 static const char *const bw_names[NR_BW_DIRS] = { "WRITE", "READ" };
@@ -81,6 +100,7 @@ static const char *const rate_keys[NR_RATE_MODES] = {
 };
 
 static const char *const lat_keys[NR_LAT_MODES] = { "doorbell", "polling" };
+static const char *const cost_keys[NR_COST_STATES] = { "off", "on" };
 
 struct bw_figures {
 	struct figure queue;	/* GB/s */
@@ -98,6 +118,12 @@ struct lat_figures {
 	struct figure p99;	/* us */
 };
 
+/* Indexed by rate mode less RATE_DOORBELL: the doorbell, polling. */
+struct cost_figures {
+	struct figure rate[NR_COST_STATES][NR_QUEUE_MODES];	/* ops/s */
+	struct figure ratio[NR_QUEUE_MODES];			/* on / off */
+};
+
 struct queue_bench {
 	unsigned int parts;		/* measured: 1 << enum queue_part */
 	uint64_t loc_off;		/* the importer's allocation */
@@ -108,10 +134,13 @@ struct queue_bench {
 	struct ubfab_queue *doorbell;	/* the importer's queues */
 	struct ubfab_queue *polling;
 	struct uring *uring;
+	bool model_was_on;		/* the parameter, before and after cost */
+	const char *cost_skipped;	/* why cost was not measured, or NULL */
 
 	struct bw_figures bw[NR_BW_DIRS][NR_BW_BLOCKS];
 	struct rate_figures rate[NR_RATE_BATCHES];
 	struct lat_figures lat[NR_LAT_MODES];
+	struct cost_figures cost[NR_COST_BATCHES];
 };
 
 /* What a run of entries does: entry i moves length bytes at i * length. */
@@ -333,6 +362,13 @@ static int run_bw(struct bench *b, enum bw_dir dir)
 	return 0;
 }
 
+/* The queue of a rate mode but RATE_NOP. */
+static struct ubfab_queue *mode_queue(const struct queue_bench *qb,
+				      enum rate_mode mode)
+{
+	return mode == RATE_DOORBELL ? qb->doorbell : qb->polling;
+}
+
 /* Nanoseconds for RATE_TURN_OPS 64-byte WRITEs (or NOPs), @batch a time. */
 static int rate_turn(struct queue_bench *qb, enum rate_mode mode,
 		     unsigned int batch, uint64_t *ns)
@@ -346,8 +382,7 @@ static int rate_turn(struct queue_bench *qb, enum rate_mode mode,
 		if (err)
 			fail("io_uring NOPs", err);
 	} else {
-		err = pump(mode == RATE_DOORBELL ? qb->doorbell : qb->polling,
-			   &j, RATE_TURN_OPS, batch);
+		err = pump(mode_queue(qb, mode), &j, RATE_TURN_OPS, batch);
 	}
 	*ns = now_ns() - t0;
 	return err;
@@ -478,6 +513,143 @@ static int run_lat(struct bench *b)
 			return err;
 	}
 	return 0;
+}
+
+/*
+ * COST_WARM_OPS 64-byte WRITEs on @q, @batch a submission, untimed, after
+ * the model was switched @on: the switch rewrites the module's code where
+ * it tests the model (a static key), which TCG translates anew when it
+ * next runs. The queue's modeled clock checks the switch: it moves on with
+ * the model on and stands still with it off.
+ */
+static int cost_warm(struct queue_bench *qb, struct ubfab_queue *q,
+		     unsigned int batch, bool on)
+{
+	struct job j = region_job(qb, BW_WRITE, 0, RATE_BYTES, RATE_SPAN);
+	uint64_t before, after;
+	int err;
+
+	err = ubfab_queue_clock(q, 0, &before);
+	if (!err) {
+		err = pump(q, &j, COST_WARM_OPS, batch);
+		if (err)
+			return err;
+		err = ubfab_queue_clock(q, 0, &after);
+	}
+	if (err) {
+		fail("reading a queue's modeled clock", err);
+		return err;
+	}
+	if ((after != before) == on)
+		return 0;
+	fprintf(stderr, "ubbench: queue %u: with the model %s, %d WRITEs took its modeled clock from %llu to %llu ns\n",
+		q->id, on ? "on" : "off", COST_WARM_OPS,
+		(unsigned long long)before, (unsigned long long)after);
+	return -EIO;
+}
+
+/*
+ * Half a round of the model's cost: the model switched @on, a warm-up on
+ * each queue, then a turn of each queue as the rate's (rate_turn()), with
+ * the polling queue's engine asleep when each turn starts; the turns'
+ * nanoseconds into @ns, by mode less RATE_DOORBELL.
+ */
+static int cost_half(struct queue_bench *qb, bool on, unsigned int batch,
+		     uint64_t *ns)
+{
+	unsigned int mode;
+	int err;
+
+	err = model_param_set(on);
+	for (mode = RATE_DOORBELL; !err && mode < NR_RATE_MODES; mode++)
+		err = cost_warm(qb, mode_queue(qb, mode), batch, on);
+	err = err ? err : poller_asleep(qb->polling);
+	for (mode = RATE_DOORBELL; !err && mode < NR_RATE_MODES; mode++) {
+		err = rate_turn(qb, mode, batch, &ns[mode - RATE_DOORBELL]);
+		if (!err && mode == RATE_POLLING)
+			err = poller_asleep(qb->polling);
+	}
+	return err;
+}
+
+/*
+ * Operations per second of each queue at a batch size with the model on
+ * and with it off, then the medians of the ratios of the rates on to the
+ * rates off, round by round. In each round the model is on for one half
+ * and off for the other; which comes first alternates (off on, on off,
+ * ...), so that a host that slows down or speeds up moves both alike.
+ */
+static int cost_sample(struct bench *b, const void *arg, double *values)
+{
+	unsigned int batch = *(const unsigned int *)arg;
+	static double ratios[NR_QUEUE_MODES][MEDIAN_MAX];
+	uint64_t ns[NR_COST_STATES][NR_QUEUE_MODES] = { { 0 } };
+	uint64_t turn_ns[NR_COST_STATES][NR_QUEUE_MODES];
+	uint64_t start = now_ns();
+	unsigned int rounds = 0, i, s, m;
+	int err;
+
+	do {
+		for (i = 0; i < NR_COST_STATES; i++) {
+			s = (rounds + i) % NR_COST_STATES;
+			err = cost_half(b->queue, s == COST_ON, batch,
+					turn_ns[s]);
+			if (err)
+				return err;
+			for (m = 0; m < NR_QUEUE_MODES; m++)
+				ns[s][m] += turn_ns[s][m];
+		}
+		for (m = 0; m < NR_QUEUE_MODES; m++)
+			ratios[m][rounds] = (double)turn_ns[COST_OFF][m] /
+					    turn_ns[COST_ON][m];
+		rounds++;
+	} while (now_ns() - start < COST_MIN_NS && rounds < MEDIAN_MAX);
+	for (s = 0; s < NR_COST_STATES; s++)
+		for (m = 0; m < NR_QUEUE_MODES; m++)
+			*values++ = (double)rounds * RATE_TURN_OPS * 1e9 /
+				    ns[s][m];
+	for (m = 0; m < NR_QUEUE_MODES; m++)
+		*values++ = median(ratios[m], rounds);
+	return 0;
+}
+
+/*
+ * The model's cost, with the parameter taken for the time of it and put
+ * back after (param.c); skipped, with the reason said, where the module
+ * has no such parameter or ubbench may not write it.
+ */
+static int run_cost(struct bench *b)
+{
+	struct figure *figs[NR_COST_STATES * NR_QUEUE_MODES + NR_QUEUE_MODES];
+	struct queue_bench *qb = b->queue;
+	struct cost_figures *f;
+	unsigned int i, s, m, n;
+	int err, restored;
+
+	err = model_param_take(&qb->model_was_on);
+	if (err == -ENOENT)
+		qb->cost_skipped = "the module has no parameter model";
+	else if (err == -EACCES || err == -EPERM || err == -EROFS)
+		qb->cost_skipped = "ubbench may not write the parameter model (not root)";
+	if (qb->cost_skipped) {
+		fprintf(stderr, "ubbench: queue cost: skipped: %s (%s: %s)\n",
+			qb->cost_skipped, MODEL_PARAM, strerror(-err));
+		return 0;
+	}
+	if (err)
+		return err;
+	for (i = 0; !err && i < NR_COST_BATCHES; i++) {
+		f = &qb->cost[i];
+		n = 0;
+		for (s = 0; s < NR_COST_STATES; s++)
+			for (m = 0; m < NR_QUEUE_MODES; m++)
+				figs[n++] = &f->rate[s][m];
+		for (m = 0; m < NR_QUEUE_MODES; m++)
+			figs[n++] = &f->ratio[m];
+		err = measure(b, cost_sample, &cost_batches[i], figs, n);
+	}
+	restored = model_param_restore();
+	return err ? err : restored;
 }
 
 /* A queue of the importer, of QDEPTH entries; polling or not. */
@@ -623,6 +795,8 @@ int queue_run(struct bench *b, unsigned int parts)
 		err = run_rate(b);
 	if (!err && parts & 1U << QUEUE_LAT)
 		err = run_lat(b);
+	if (!err && parts & 1U << QUEUE_COST)
+		err = run_cost(b);
 	queue_teardown(qb);
 	if (err)
 		fprintf(stderr, "ubbench: queue: measurement failed\n");
@@ -639,7 +813,38 @@ struct target {
 	bool met;
 };
 
-#define NR_TARGETS	3
+#define NR_TARGETS	(3 + NR_COST_BATCHES * NR_QUEUE_MODES)
+
+/* The model's cost targets, if measured, into @t; how many. */
+static unsigned int cost_targets(const struct queue_bench *qb,
+				 struct target *t)
+{
+	static char keys[NR_COST_BATCHES][NR_QUEUE_MODES][48];
+	static char names[NR_COST_BATCHES][NR_QUEUE_MODES][48];
+	unsigned int n = 0, i, m;
+
+	if (!(qb->parts & 1U << QUEUE_COST) || qb->cost_skipped)
+		return 0;
+	for (i = 0; i < NR_COST_BATCHES; i++) {
+		for (m = 0; m < NR_QUEUE_MODES; m++, n++) {
+			snprintf(keys[i][m], sizeof(keys[i][m]),
+				 "model_cost_%s_batch%u",
+				 rate_keys[m + RATE_DOORBELL], cost_batches[i]);
+			snprintf(names[i][m], sizeof(names[i][m]),
+				 "model on/off, %s, batch %u",
+				 rate_keys[m + RATE_DOORBELL], cost_batches[i]);
+			t[n] = (struct target){
+				.key = keys[i][m],
+				.name = names[i][m],
+				.op = ">=",
+				.value = qb->cost[i].ratio[m].median,
+				.target = TARGET_COST_RATIO,
+			};
+			t[n].met = t[n].value >= t[n].target;
+		}
+	}
+	return n;
+}
 
 /* The targets whose figures were measured, into @t; how many. */
 static unsigned int targets(const struct queue_bench *qb, struct target *t)
@@ -664,7 +869,7 @@ static unsigned int targets(const struct queue_bench *qb, struct target *t)
 		n++;
 	}
 	if (!(qb->parts & 1U << QUEUE_RATE))
-		return n;
+		return n + cost_targets(qb, t + n);
 	t[n] = (struct target){
 		.key = "rate_doorbell_vs_nop_batch16",
 		.name = "64 B doorbell / NOP, batch 16",
@@ -682,7 +887,8 @@ static unsigned int targets(const struct queue_bench *qb, struct target *t)
 		.target = TARGET_POLLING_RATIO,
 	};
 	t[n].met = t[n].value > t[n].target;
-	return n + 1;
+	n++;
+	return n + cost_targets(qb, t + n);
 }
 
 static void print_bw(const struct queue_bench *qb, enum bw_dir dir)
@@ -703,6 +909,35 @@ static void print_bw(const struct queue_bench *qb, enum bw_dir dir)
 			      " ");
 		printf("  %-8s %10s %12.4f %12.4f %8.3f\n", name, slice,
 		       f->queue.median, f->memcpy.median, f->ratio.median);
+	}
+}
+
+static void print_cost(const struct bench *b)
+{
+	const struct queue_bench *qb = b->queue;
+	const struct figure *ratio;
+	unsigned int i, m;
+
+	if (qb->cost_skipped) {
+		printf("\nmodel cost: skipped: %s\n", qb->cost_skipped);
+		return;
+	}
+	printf("\nmodel cost: %d-byte WRITEs with the model on and off (parameter model; %c before, put back), %d a turn, %d untimed after each switch, at least %llu ms a repetition\n",
+	       RATE_BYTES, qb->model_was_on ? 'Y' : 'N', RATE_TURN_OPS,
+	       COST_WARM_OPS, COST_MIN_NS / 1000000);
+	printf("  %-6s %-9s %12s %12s %8s %8s %8s\n", "batch", "queue",
+	       "on ops/s", "off ops/s", "on/off", "min", "max");
+	for (i = 0; i < NR_COST_BATCHES; i++) {
+		for (m = 0; m < NR_QUEUE_MODES; m++) {
+			ratio = &qb->cost[i].ratio[m];
+			printf("  %-6u %-9s %12.0f %12.0f %8.3f %8.3f %8.3f\n",
+			       cost_batches[i], rate_keys[m + RATE_DOORBELL],
+			       qb->cost[i].rate[COST_ON][m].median,
+			       qb->cost[i].rate[COST_OFF][m].median,
+			       ratio->median,
+			       percentile(ratio->samples, b->iters, 0),
+			       percentile(ratio->samples, b->iters, 100));
+		}
 	}
 }
 
@@ -746,6 +981,9 @@ void queue_print(const struct bench *b)
 			printf("  %-10s %10.1f %10.1f\n", lat_keys[i],
 			       qb->lat[i].p50.median, qb->lat[i].p99.median);
 	}
+
+	if (qb->parts & 1U << QUEUE_COST)
+		print_cost(b);
 
 	n = targets(qb, t);
 	if (n)
@@ -834,6 +1072,50 @@ static void json_lat(const struct bench *b, struct json *j)
 	json_object_end(j);
 }
 
+static void json_cost(const struct bench *b, struct json *j)
+{
+	const struct queue_bench *qb = b->queue;
+	const struct cost_figures *f;
+	unsigned int i, s, m;
+	char key[32];
+
+	json_break(j);
+	json_object_begin(j, "cost");
+	if (qb->cost_skipped) {
+		json_string(j, "skipped", qb->cost_skipped);
+		json_object_end(j);
+		return;
+	}
+	json_string(j, "unit", "ops/s");
+	json_uint(j, "bytes", RATE_BYTES);
+	json_uint(j, "turn_ops", RATE_TURN_OPS);
+	json_uint(j, "warm_ops", COST_WARM_OPS);
+	json_uint(j, "min_ns", COST_MIN_NS);
+	json_bool(j, "model_was_on", qb->model_was_on);
+	json_array_begin(j, "batches");
+	for (i = 0; i < NR_COST_BATCHES; i++) {
+		f = &qb->cost[i];
+		json_break(j);
+		json_object_begin(j, NULL);
+		json_uint(j, "batch", cost_batches[i]);
+		for (m = 0; m < NR_QUEUE_MODES; m++) {
+			for (s = 0; s < NR_COST_STATES; s++) {
+				snprintf(key, sizeof(key), "%s_%s",
+					 rate_keys[m + RATE_DOORBELL],
+					 cost_keys[s]);
+				json_figure(j, key, &f->rate[s][m], b->iters);
+			}
+			snprintf(key, sizeof(key), "%s_on_vs_off",
+				 rate_keys[m + RATE_DOORBELL]);
+			json_figure(j, key, &f->ratio[m], b->iters);
+		}
+		json_object_end(j);
+	}
+	json_break(j);
+	json_array_end(j);
+	json_object_end(j);
+}
+
 void queue_json(const struct bench *b, struct json *j)
 {
 	const struct queue_bench *qb = b->queue;
@@ -855,6 +1137,8 @@ void queue_json(const struct bench *b, struct json *j)
 		json_rate(b, j);
 	if (qb->parts & 1U << QUEUE_LAT)
 		json_lat(b, j);
+	if (qb->parts & 1U << QUEUE_COST)
+		json_cost(b, j);
 	n = targets(qb, t);
 	json_break(j);
 	json_array_begin(j, "targets");

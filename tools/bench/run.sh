@@ -25,8 +25,10 @@ printed). ubbench options and commands (ubbench --help) follow the --.
   -o DIR     where the JSON goes (default build/bench)
   -h, --help this help
 
-Exit status: ubbench's or ubvm's (0 measured, 1 a measurement failed,
-2 usage error, 123-125 see tools/vm/ubvm -h).
+Exit status: ubbench's or ubvm's (0 measured, 1 a measurement failed or
+a model cell is beyond the tolerance, 2 usage error, 123-125 see
+tools/vm/ubvm -h). The JSON is kept whenever ubbench wrote it, as it does
+for a model cell beyond the tolerance.
 EOF
 }
 
@@ -48,11 +50,14 @@ tmp=$(mktemp -d "$outdir/.ubbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 bench_vm "$tmp" -k "$kernel" -t 900 -- -- "$@" && rc=0 || rc=$?
-((rc == 0)) || exit "$rc"
 
 json=$tmp/ubbench.json
 release=$([[ ! -e $json ]] || bench_release "$json")
-[[ -n $release ]] || { echo "run.sh: ubbench wrote no results" >&2; exit 1; }
+if [[ -z $release ]]; then
+	((rc != 0)) || echo "run.sh: ubbench wrote no results" >&2
+	exit $((rc ? rc : 1))
+fi
 out=$outdir/ubbench-$release-$(date -u +%Y%m%d-%H%M%S).json
 mv "$json" "$out"
 echo "results: ${out#"$ROOT"/}"
+exit "$rc"

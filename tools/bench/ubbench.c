@@ -6,9 +6,11 @@
  * Owns the command line (which parts run), the run's context (kernel,
  * CPU), the repetitions every figure is measured by, the helpers the
  * parts share, and the report around the parts' own: the table on stdout
- * and the JSON file (--json). Every figure is the median of --iters timed
- * repetitions that follow one untimed warm-up repetition. The parts are
- * mem.c (memory semantics) and queue.c (NPU queues, with uring.c).
+ * and the JSON file (--json). Every timed figure is the median of --iters
+ * timed repetitions that follow one untimed warm-up repetition. The parts
+ * are mem.c (memory semantics), queue.c (NPU queues, with uring.c) and
+ * model.c (the fabric model's times against the published figures, which
+ * are modeled, not timed).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,6 +27,9 @@
 
 #define ITERS_DEFAULT	7
 #define ITERS_MAX	1000
+/* model: how far from the published figure a cell may be, in percent. */
+#define TOLERANCE_DEFAULT	5
+#define TOLERANCE_MAX		100
 
 /* Where the figures were measured. */
 struct context {
@@ -34,20 +39,30 @@ struct context {
 	char date[32];		/* UTC, ISO 8601 */
 };
 
-static const char *const part_names[] = { "mem", "queue" };
+enum part { PART_MEM, PART_QUEUE, PART_MODEL, NR_PARTS };
+
+static const char *const part_names[NR_PARTS] = {
+	[PART_MEM] = "mem",
+	[PART_QUEUE] = "queue",
+	[PART_MODEL] = "model",
+};
+
 static const char *const queue_part_names[NR_QUEUE_PARTS] = {
 	[QUEUE_WRITE] = "write",
 	[QUEUE_READ] = "read",
 	[QUEUE_RATE] = "rate",
 	[QUEUE_LAT] = "lat",
+	[QUEUE_COST] = "cost",
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ubbench [options] [mem | queue [write | read | rate | lat]]\n"
+		"Usage: ubbench [options] [mem] [queue [write | read | rate | lat | cost]]\n"
+		"               [model]\n"
 		"\n"
-		"Measures ubfab (ubfab.ko must be loaded); with no command, all of:\n"
+		"Measures ubfab (ubfab.ko must be loaded): the parts the commands\n"
+		"name, each at most once, in this order; with no command, all of:\n"
 		"  mem          memory semantics:\n"
 		"    copy         memcpy of 4 KiB, 64 KiB and 1 MiB blocks into a\n"
 		"                 peer window and into anonymous memory, GB/s and\n"
@@ -66,23 +81,45 @@ static void usage(FILE *f)
 		"                 0.5x NOP, polling > NOP)\n"
 		"    lat          8-byte WRITE, submission to completion seen by\n"
 		"                 polling the CQ: median and 99th percentile\n"
-		"Commands may be shortened to any unambiguous prefix. Each figure is\n"
-		"the median of the timed repetitions, after one untimed warm-up\n"
-		"repetition. Targets are reported (PASS/MISS), not enforced. Under\n"
-		"QEMU TCG absolute figures are distorted: compare the ratios.\n"
+		"    cost         the fabric model's cost: 64-byte WRITEs per second\n"
+		"                 at batch 1 and 16, doorbell and polling, with the\n"
+		"                 model on and off (module parameter model, switched\n"
+		"                 in alternating rounds and put back as it was, also\n"
+		"                 on a signal), their ratio on / off (target: >= 0.9);\n"
+		"                 skipped, with a message, where the module has no\n"
+		"                 such parameter or ubbench is not root\n"
+		"  model        the fabric model against the published CloudMatrix384\n"
+		"               table: the importer (an NPU die) READs from and WRITEs\n"
+		"               to an NPU die and a CPU of its node and of another,\n"
+		"               found by topology; the latency of one 512-byte entry\n"
+		"               on a fresh queue (ns) and the one-way bandwidth of 4\n"
+		"               entries of 16 MiB (GB/s), from modeled times (the\n"
+		"               completions' model_ns), each beside the published\n"
+		"               figure with its error\n"
+		"Commands may be shortened to any unambiguous prefix. Each timed\n"
+		"figure is the median of the timed repetitions, after one untimed\n"
+		"warm-up repetition. Targets are reported (PASS/MISS), not enforced.\n"
+		"Under QEMU TCG absolute figures are distorted: compare the ratios.\n"
+		"model's figures are modeled times, not timed: --iters does not\n"
+		"apply to them.\n"
 		"\n"
 		"Options:\n"
-		"  -e, --exporter NAME  entity that allocates and exports (default npu0)\n"
+		"  -e, --exporter NAME  entity that allocates and exports, for mem and\n"
+		"                       queue (default npu0)\n"
 		"  -i, --importer NAME  entity that imports, maps and runs the queues\n"
 		"                       (default npu1)\n"
-		"  -n, --iters N        timed repetitions of each figure, 1..%d\n"
+		"  -n, --iters N        timed repetitions of each timed figure, 1..%d\n"
 		"                       (default %d)\n"
+		"  -t, --tolerance PCT  model: how far a cell may be from the published\n"
+		"                       figure, whole percent 0..%d (default %d)\n"
 		"  -j, --json FILE      also write the results to FILE as JSON\n"
 		"  -h, --help           this help\n"
 		"\n"
-		"Exit status: 0 measured; 1 a measurement (or its setup) failed;\n"
+		"Exit status: 0 measured (and with model, every cell within the\n"
+		"tolerance; a queue cost skipped is no failure); 1 a measurement\n"
+		"(or its setup) failed, or a model cell is beyond the tolerance;\n"
 		"2 usage error.\n",
-		ITERS_MAX, ITERS_DEFAULT);
+		ITERS_MAX, ITERS_DEFAULT, TOLERANCE_MAX, TOLERANCE_DEFAULT);
 }
 
 void fail(const char *what, int err)
@@ -323,11 +360,17 @@ static void print_table(const struct bench *b, const struct context *ctx)
 {
 	printf("ubbench: kernel %s, cpu \"%s\", transparent huge pages %s\n",
 	       ctx->kernel, ctx->cpu, ctx->thp);
-	printf("exporter %s (eid %u), importer %s (eid %u); median of %u repetitions after a warm-up\n",
-	       ubfab_dev_name(b->exporter), ubfab_dev_eid(b->exporter),
-	       ubfab_dev_name(b->importer), ubfab_dev_eid(b->importer),
-	       b->iters);
-	printf("note: under QEMU TCG (the test VM) absolute figures are distorted: compare the ratios\n");
+	if (b->exporter) {
+		printf("exporter %s (eid %u), importer %s (eid %u); median of %u repetitions after a warm-up\n",
+		       ubfab_dev_name(b->exporter),
+		       ubfab_dev_eid(b->exporter),
+		       ubfab_dev_name(b->importer),
+		       ubfab_dev_eid(b->importer), b->iters);
+		printf("note: under QEMU TCG (the test VM) absolute figures are distorted: compare the ratios\n");
+	} else {
+		printf("importer %s (eid %u)\n", ubfab_dev_name(b->importer),
+		       ubfab_dev_eid(b->importer));
+	}
 	if (b->mem) {
 		printf("\n");
 		mem_print(b);
@@ -335,6 +378,10 @@ static void print_table(const struct bench *b, const struct context *ctx)
 	if (b->queue) {
 		printf("\n");
 		queue_print(b);
+	}
+	if (b->model) {
+		printf("\n");
+		model_print(b);
 	}
 }
 
@@ -380,7 +427,8 @@ static int write_json(const struct bench *b, const struct context *ctx)
 		json_break(&j);
 		json_string(&j, strings[i].key, strings[i].value);
 	}
-	json_entity(&j, "exporter", b->exporter);
+	if (b->exporter)
+		json_entity(&j, "exporter", b->exporter);
 	json_entity(&j, "importer", b->importer);
 	json_break(&j);
 	json_uint(&j, "iters", b->iters);
@@ -388,6 +436,8 @@ static int write_json(const struct bench *b, const struct context *ctx)
 		mem_json(b, &j);
 	if (b->queue)
 		queue_json(b, &j);
+	if (b->model)
+		model_json(b, &j);
 	json_break(&j);
 	json_object_end(&j);
 	if (fclose(f)) {
@@ -442,43 +492,55 @@ static int match(const char *arg, const char *const *names, size_t n,
 	return i < 0 ? -1 : i;
 }
 
-/*
- * The parts the arguments after the options name: *mem, and the queue
- * parts as a mask of (1 << enum queue_part). 0 or -1 (usage error).
- */
-static int parse_parts(int argc, char **argv, bool *mem, unsigned int *queue)
-{
-	int part, qpart;
+/* The parts to run: mem, the queue parts, model. */
+struct parts {
+	bool mem;
+	unsigned int queue;	/* 1 << enum queue_part */
+	bool model;
+};
 
-	*mem = argc == 0;
-	*queue = argc == 0 ? QUEUE_ALL : 0;
-	if (argc == 0)
-		return 0;
-	part = match(argv[0], part_names, ARRAY_SIZE(part_names), "command");
-	if (part < 0)
-		return -1;
-	if (part == 0) {
-		*mem = true;
-		if (argc > 1) {
+/*
+ * The parts the arguments after the options name: commands in the order
+ * of part_names, each at most once, "queue" followed by at most one of its
+ * parts; none: all. 0 or -1 (usage error).
+ */
+static int parse_parts(int argc, char **argv, struct parts *p)
+{
+	int i, part, last = -1, qpart;
+
+	*p = (struct parts){
+		.mem = argc == 0,
+		.queue = argc == 0 ? QUEUE_ALL : 0,
+		.model = argc == 0,
+	};
+	for (i = 0; i < argc; i++) {
+		/* A queue part, if the word after "queue" begins one. */
+		if (last == PART_QUEUE && p->queue == QUEUE_ALL &&
+		    tool_match(argv[i], queue_part_names, NR_QUEUE_PARTS,
+			       NULL, 0) != TOOL_MATCH_UNKNOWN) {
+			qpart = match(argv[i], queue_part_names,
+				      NR_QUEUE_PARTS, "queue measurement");
+			if (qpart < 0)
+				return -1;
+			p->queue = 1U << qpart;
+			continue;
+		}
+		part = match(argv[i], part_names, NR_PARTS, "command");
+		if (part < 0)
+			return -1;
+		if (part <= last) {
 			fprintf(stderr, "ubbench: unexpected argument: %s\n",
-				argv[1]);
+				argv[i]);
 			return -1;
 		}
-		return 0;
+		last = part;
+		if (part == PART_MEM)
+			p->mem = true;
+		else if (part == PART_QUEUE)
+			p->queue = QUEUE_ALL;
+		else
+			p->model = true;
 	}
-	if (argc > 2) {
-		fprintf(stderr, "ubbench: unexpected argument: %s\n", argv[2]);
-		return -1;
-	}
-	if (argc == 1) {
-		*queue = QUEUE_ALL;
-		return 0;
-	}
-	qpart = match(argv[1], queue_part_names, NR_QUEUE_PARTS,
-		      "queue measurement");
-	if (qpart < 0)
-		return -1;
-	*queue = 1U << qpart;
 	return 0;
 }
 
@@ -488,18 +550,21 @@ int main(int argc, char **argv)
 		{ "exporter", required_argument, NULL, 'e' },
 		{ "importer", required_argument, NULL, 'i' },
 		{ "iters", required_argument, NULL, 'n' },
+		{ "tolerance", required_argument, NULL, 't' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *exporter = "npu0", *importer = "npu1";
-	struct bench b = { .iters = ITERS_DEFAULT };
-	unsigned int queue_parts;
+	const char *exporter = NULL, *importer = "npu1";
+	struct bench b = {
+		.iters = ITERS_DEFAULT,
+		.tolerance = TOLERANCE_DEFAULT,
+	};
 	unsigned long long n;
-	bool mem;
+	struct parts parts;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "e:i:n:j:h", longopts,
+	while ((opt = getopt_long(argc, argv, "e:i:n:t:j:h", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -516,6 +581,14 @@ int main(int argc, char **argv)
 			}
 			b.iters = n;
 			break;
+		case 't':
+			if (!tool_parse_uint(optarg, TOLERANCE_MAX, &n)) {
+				fprintf(stderr, "ubbench: --tolerance: not a whole percent from 0 to %d: %s\n",
+					TOLERANCE_MAX, optarg);
+				return 2;
+			}
+			b.tolerance = n;
+			break;
 		case 'j':
 			b.json = optarg;
 			break;
@@ -527,22 +600,38 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (parse_parts(argc - optind, argv + optind, &mem, &queue_parts)) {
+	if (parse_parts(argc - optind, argv + optind, &parts)) {
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(exporter, importer)) {
+	if (!parts.mem && !parts.queue && exporter) {
+		fprintf(stderr, "ubbench: --exporter: model finds its peers by topology\n");
+		return 2;
+	}
+	if (!exporter)
+		exporter = "npu0";
+	if ((parts.mem || parts.queue) && !strcmp(exporter, importer)) {
 		fprintf(stderr, "ubbench: the exporter and the importer must differ\n");
 		return 2;
 	}
 
 	b.page = sysconf(_SC_PAGESIZE);
-	if (open_dev(exporter, &b.exporter) || open_dev(importer, &b.importer))
+	if (((parts.mem || parts.queue) && open_dev(exporter, &b.exporter)) ||
+	    open_dev(importer, &b.importer))
 		return 1;
 	/* Exit closes the devices, which frees and unexports what is left. */
-	if (mem && mem_run(&b))
+	if (parts.mem && mem_run(&b))
 		return 1;
-	if (queue_parts && queue_run(&b, queue_parts))
+	if (parts.queue && queue_run(&b, parts.queue))
 		return 1;
-	return report(&b) ? 1 : 0;
+	if (parts.model && model_run(&b))
+		return 1;
+	if (report(&b))
+		return 1;
+	if (model_missed(&b)) {
+		fprintf(stderr, "ubbench: model: %u cells beyond %u%% of the published figures\n",
+			model_missed(&b), b.tolerance);
+		return 1;
+	}
+	return 0;
 }

@@ -3,7 +3,9 @@
  * ubbench: what its parts share. The run (struct bench), a figure and the
  * repetitions that measure it, timing, the entities' helpers, the JSON
  * helpers; and the entry points of each part: mem.c (memory semantics),
- * queue.c (NPU queues), uring.c (the io_uring NOP baseline).
+ * queue.c (NPU queues), uring.c (the io_uring NOP baseline), param.c (the
+ * module parameter that turns the model off, for queue.c's cost of the
+ * model), model.c (the fabric model against the published figures).
  */
 #ifndef UBBENCH_H
 #define UBBENCH_H
@@ -38,20 +40,23 @@ struct figure {
 
 struct mem_bench;
 struct queue_bench;
+struct model_bench;
 
 /* NPU queue measurements, as `ubbench queue PART` names them. */
 enum queue_part { QUEUE_WRITE, QUEUE_READ, QUEUE_RATE, QUEUE_LAT,
-		  NR_QUEUE_PARTS };
+		  QUEUE_COST, NR_QUEUE_PARTS };
 #define QUEUE_ALL	((1U << NR_QUEUE_PARTS) - 1)
 
 struct bench {
 	unsigned int iters;
+	unsigned int tolerance;		/* model: percent */
 	const char *json;
-	struct ubfab_dev *exporter;
+	struct ubfab_dev *exporter;	/* NULL: not opened (model only) */
 	struct ubfab_dev *importer;
 	size_t page;
 	struct mem_bench *mem;		/* NULL: not measured */
 	struct queue_bench *queue;	/* NULL: not measured */
+	struct model_bench *model;	/* NULL: not measured */
 };
 
 /*
@@ -84,6 +89,25 @@ void mem_json(const struct bench *b, struct json *j);
 int queue_run(struct bench *b, unsigned int parts);
 void queue_print(const struct bench *b);
 void queue_json(const struct bench *b, struct json *j);
+
+/*
+ * model.c: the 16 cells of the published table from modeled times;
+ * model_missed() is how many are beyond b->tolerance.
+ */
+int model_run(struct bench *b);
+unsigned int model_missed(const struct bench *b);
+void model_print(const struct bench *b);
+void model_json(const struct bench *b, struct json *j);
+
+/*
+ * param.c: the module parameter "model", taken (0; -ENOENT: no such
+ * parameter; -EACCES, -EPERM, -EROFS: not root), switched, put back to the
+ * value found, also by a signal that ends ubbench while it is taken.
+ */
+#define MODEL_PARAM	"/sys/module/ubfab/parameters/model"
+int model_param_take(bool *was_on);
+int model_param_set(bool on);
+int model_param_restore(void);
 
 /* uring.c: an io_uring instance that runs NOPs. */
 struct uring;

@@ -27,17 +27,28 @@ int ubctl_match(const char *arg, const char *const *names, size_t n,
 	return i < 0 ? -1 : i;
 }
 
-int ubctl_parse_u32(const char *keyword, const char *arg, uint32_t *v)
+int ubctl_parse_u64(const char *keyword, const char *arg, uint64_t max,
+		    uint64_t *v)
 {
 	unsigned long long n;
 
 	if (!arg)
 		return ubctl_usage_error("missing number after \"%s\"",
 					 keyword);
-	if (!tool_parse_uint(arg, UINT32_MAX, &n))
+	if (!tool_parse_uint(arg, max, &n))
 		return ubctl_usage_error("invalid %s \"%s\"", keyword, arg);
 	*v = n;
 	return UBCTL_EXIT_OK;
+}
+
+int ubctl_parse_u32(const char *keyword, const char *arg, uint32_t *v)
+{
+	uint64_t n = 0;
+	int code = ubctl_parse_u64(keyword, arg, UINT32_MAX, &n);
+
+	if (!code)
+		*v = n;
+	return code;
 }
 
 int ubctl_parse_state(const char *arg, uint32_t *state)

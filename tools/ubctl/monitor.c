@@ -2,8 +2,10 @@
 /*
  * ubctl monitor: "ubctl monitor", like "ip monitor". Subscribes a session
  * of its own to the family's "events" group and prints each notification
- * as it arrives (a port or plane state change, an entity reset), one line
- * or one JSON object each, until SIGINT or SIGTERM ends it with status 0.
+ * as it arrives (a change of a port's state or fault knobs or of a
+ * plane's state, an entity reset, a change of the model's parameters),
+ * one line or one JSON object each, until SIGINT or SIGTERM ends it with
+ * status 0.
  */
 #define _GNU_SOURCE	/* ppoll() */
 #include <errno.h>
@@ -15,6 +17,17 @@
 #include <string.h>
 
 #include "ubctl.h"
+
+/**
+ * struct monitor - what the monitor knows of the fabric
+ * @ents: the entities (struct ubfab_entity_info), to name a port's
+ * @model: the model as last seen, to say what a model event changed;
+ *	NULL if the module has none
+ */
+struct monitor {
+	struct ubctl_vec ents;
+	struct ubfab_model *model;
+};
 
 /* Its only work is to interrupt ppoll(). */
 static void monitor_signal(int sig)
@@ -36,12 +49,15 @@ static void port_event(struct ubctl *u, const struct ubfab_port_info *p,
 		json_uint(&u->js, "plane", p->plane);
 		json_string(&u->js, "state", state);
 	} else if (name) {
-		printf("port %s plane %" PRIu32 ": state %s\n", name, p->plane,
+		printf("port %s plane %" PRIu32 ": state %s", name, p->plane,
 		       state);
 	} else {
-		printf("port eid %" PRIu32 " plane %" PRIu32 ": state %s\n",
+		printf("port eid %" PRIu32 " plane %" PRIu32 ": state %s",
 		       p->eid, p->plane, state);
 	}
+	ubctl_port_knobs(u, p);
+	if (!u->json)
+		putchar('\n');
 }
 
 static void plane_event(struct ubctl *u, const struct ubfab_plane_info *p)
@@ -69,19 +85,22 @@ static void reset_event(struct ubctl *u, const struct ubfab_entity_info *e)
 }
 
 static void event_print(struct ubctl *u, const struct ubfab_nl_event *ev,
-			const struct ubctl_vec *ents)
+			const struct monitor *mon)
 {
 	if (u->json)
 		json_object_begin(&u->js, NULL);
 	switch (ev->cmd) {
 	case UBFAB_CMD_PORT_NTF:
-		port_event(u, &ev->port, ents);
+		port_event(u, &ev->port, &mon->ents);
 		break;
 	case UBFAB_CMD_PLANE_NTF:
 		plane_event(u, &ev->plane);
 		break;
 	case UBFAB_CMD_ENTITY_RESET_NTF:
 		reset_event(u, &ev->entity);
+		break;
+	case UBFAB_CMD_MODEL_NTF:
+		ubctl_model_event(u, ev->model, mon->model);
 		break;
 	}
 	if (u->json)
@@ -130,7 +149,7 @@ static int monitor_signals(sigset_t *wait_mask)
 
 /* Print the events waiting on @events. Exit code. */
 static int monitor_drain(struct ubctl *u, struct ubfab_nl *events,
-			 const struct ubctl_vec *ents)
+			 struct monitor *mon)
 {
 	struct ubfab_nl_event ev;
 	int err;
@@ -146,15 +165,32 @@ static int monitor_drain(struct ubctl *u, struct ubfab_nl *events,
 		}
 		if (err)
 			return ubctl_error("monitor: %s", strerror(-err));
-		event_print(u, &ev, ents);
+		event_print(u, &ev, mon);
+		if (ev.cmd == UBFAB_CMD_MODEL_NTF) {
+			ubfab_model_free(mon->model);
+			mon->model = ev.model;
+		}
 		if (fflush(stdout))
 			return UBCTL_EXIT_FAIL;	/* main() reports it */
 	}
 }
 
+/* The model, to compare the first model event with. Exit code. */
+static int monitor_model(struct ubctl *u, struct monitor *mon)
+{
+	int err = ubfab_model_get(u->nl, &mon->model);
+
+	/* an older module: no model, and no model events */
+	if (err && err != -EOPNOTSUPP)
+		return ubctl_nl_error(u, err, "model");
+	return UBCTL_EXIT_OK;
+}
+
 int monitor_run(struct ubctl *u, int argc, char **argv)
 {
-	struct ubctl_vec ents = { .size = sizeof(struct ubfab_entity_info) };
+	struct monitor mon = {
+		.ents = { .size = sizeof(struct ubfab_entity_info) },
+	};
 	struct ubfab_nl *events = NULL;
 	struct pollfd pfd = { .events = POLLIN };
 	sigset_t wait_mask;
@@ -163,7 +199,9 @@ int monitor_run(struct ubctl *u, int argc, char **argv)
 	code = ubctl_no_more_args(argc, argv);
 	/* the names of the entities, for port events; says if no module */
 	if (!code)
-		code = ubctl_entity_load(u, NULL, &ents);
+		code = ubctl_entity_load(u, NULL, &mon.ents);
+	if (!code)
+		code = monitor_model(u, &mon);
 	if (!code)
 		code = monitor_open(&events);
 	if (!code)
@@ -171,7 +209,7 @@ int monitor_run(struct ubctl *u, int argc, char **argv)
 	pfd.fd = ubfab_nl_fd(events);
 	while (!code) {
 		if (ppoll(&pfd, 1, NULL, &wait_mask) >= 0) {
-			code = monitor_drain(u, events, &ents);
+			code = monitor_drain(u, events, &mon);
 			continue;
 		}
 		if (errno == EINTR)	/* SIGINT or SIGTERM */
@@ -179,6 +217,7 @@ int monitor_run(struct ubctl *u, int argc, char **argv)
 		code = ubctl_error("monitor: %s", strerror(errno));
 	}
 	ubfab_nl_close(events);
-	ubctl_vec_free(&ents);
+	ubctl_vec_free(&mon.ents);
+	ubfab_model_free(mon.model);
 	return code;
 }

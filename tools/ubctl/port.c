@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ubctl ports: printing a port, loading and selecting ports,
- * "ubctl port show [ENTITY] [plane N]" and
- * "ubctl port set ENTITY plane N state STATE".
+ * ubctl ports: printing a port and its fault knobs, loading and selecting
+ * ports, "ubctl port show [ENTITY] [plane N]" and "ubctl port set ENTITY
+ * plane N [state STATE] [bw PERMILLE] [delay PS] [errors PPM]", one
+ * request that the kernel takes whole or not at all.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +34,31 @@ void ubctl_port_begin(struct ubctl *u, const struct ubfab_port_info *p,
 	printf("plane %" PRIu32 ":", p->plane);
 }
 
+void ubctl_port_knobs(struct ubctl *u, const struct ubfab_port_info *p)
+{
+	const struct {
+		const char *name;
+		uint64_t value;
+		uint64_t none;		/* what an older module reports */
+		uint64_t healthy;	/* the default */
+	} knobs[] = {
+		{ "bw_permille", p->bw_permille, UBFAB_FIELD_NONE,
+		  UBFAB_PORT_BW_FULL },
+		{ "delay_ps", p->delay_ps, UBFAB_COUNT_NONE, 0 },
+		{ "error_ppm", p->error_ppm, UBFAB_FIELD_NONE, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(knobs); i++) {
+		if (knobs[i].value == knobs[i].none)
+			continue;
+		if (u->json)
+			json_uint(&u->js, knobs[i].name, knobs[i].value);
+		else if (knobs[i].value != knobs[i].healthy)
+			printf(" %s %" PRIu64, knobs[i].name, knobs[i].value);
+	}
+}
+
 void ubctl_port_print(struct ubctl *u, const void *port, const void *ents)
 {
 	const struct ubfab_port_info *p = port;
@@ -42,6 +69,7 @@ void ubctl_port_print(struct ubctl *u, const void *port, const void *ents)
 		json_string(&u->js, "state", state);
 	else
 		printf(" state %s", state);
+	ubctl_port_knobs(u, p);
 	ubctl_print_stats_end(u, &p->stats);
 }
 
@@ -122,43 +150,76 @@ int port_show(struct ubctl *u, int argc, char **argv)
 	return code;
 }
 
-/* Parse "plane N state STATE", in either order, both required. */
+/* The keywords of "port set" after ENTITY, in the order of its syntax. */
+enum { SET_PLANE, SET_STATE, SET_BW, SET_DELAY, SET_ERRORS, SET_KEYWORDS };
+
+/*
+ * Parse "plane N [state STATE] [bw PERMILLE] [delay PS] [errors PPM]", in
+ * any order, the plane and at least one other required, into @plane and
+ * @f. Exit code.
+ */
 static int port_set_args(int argc, char **argv, uint32_t *plane,
-			 uint32_t *state)
+			 struct ubfab_port_faults *f)
 {
-	static const char *const keywords[] = { "plane", "state" };
-	bool seen[ARRAY_SIZE(keywords)] = { false };
+	static const char *const keywords[SET_KEYWORDS] = {
+		[SET_PLANE] = "plane", [SET_STATE] = "state", [SET_BW] = "bw",
+		[SET_DELAY] = "delay", [SET_ERRORS] = "errors",
+	};
+	static const uint32_t bits[SET_KEYWORDS] = {
+		[SET_STATE] = UBFAB_PORT_FAULT_STATE,
+		[SET_BW] = UBFAB_PORT_FAULT_BW,
+		[SET_DELAY] = UBFAB_PORT_FAULT_DELAY,
+		[SET_ERRORS] = UBFAB_PORT_FAULT_ERRORS,
+	};
+	bool plane_seen = false;
 	const char *arg;
 	int k, code;
 
 	for (; argc > 0; argc -= 2, argv += 2) {
-		k = ubctl_match(argv[0], keywords, ARRAY_SIZE(keywords),
-				"keyword");
+		k = ubctl_match(argv[0], keywords, SET_KEYWORDS, "keyword");
 		if (k < 0)
 			return UBCTL_EXIT_USAGE;
-		if (seen[k])
+		if (k == SET_PLANE ? plane_seen : f->mask & bits[k])
 			return ubctl_usage_error("\"%s\" given twice",
 						 keywords[k]);
-		seen[k] = true;
+		plane_seen |= k == SET_PLANE;
+		f->mask |= bits[k];
 		arg = argc > 1 ? argv[1] : NULL;
-		code = k ? ubctl_parse_state(arg, state) :
-			   ubctl_parse_u32("plane", arg, plane);
+		switch (k) {
+		case SET_PLANE:
+			code = ubctl_parse_u32("plane", arg, plane);
+			break;
+		case SET_STATE:
+			code = ubctl_parse_state(arg, &f->state);
+			break;
+		case SET_BW:
+			code = ubctl_parse_u32("bw", arg, &f->bw_permille);
+			break;
+		case SET_DELAY:
+			code = ubctl_parse_u64("delay", arg, UINT64_MAX,
+					       &f->delay_ps);
+			break;
+		default:
+			code = ubctl_parse_u32("errors", arg, &f->error_ppm);
+			break;
+		}
 		if (code)
 			return code;
 	}
-	if (!seen[0])
+	if (!plane_seen)
 		return ubctl_usage_error("missing \"plane N\"");
-	if (!seen[1])
-		return ubctl_usage_error("missing \"state STATE\"");
+	if (!f->mask)
+		return ubctl_usage_error("missing \"state STATE\" or a fault knob (bw, delay, errors)");
 	return UBCTL_EXIT_OK;
 }
 
 int port_set(struct ubctl *u, int argc, char **argv)
 {
+	struct ubfab_port_faults f = { 0 };
 	struct ubctl_entity_spec spec;
 	struct ubfab_entity_info e;
 	struct ubfab_plane_info pl;
-	uint32_t plane, state;
+	uint32_t plane;
 	char label[48];
 	int code, err;
 
@@ -166,7 +227,7 @@ int port_set(struct ubctl *u, int argc, char **argv)
 		return ubctl_usage_error("missing ENTITY");
 	code = ubctl_entity_parse(&argc, &argv, &spec);
 	if (!code)
-		code = port_set_args(argc, argv, &plane, &state);
+		code = port_set_args(argc, argv, &plane, &f);
 	if (!code)
 		code = ubctl_entity_lookup(u, &spec, &e);
 	if (!code)
@@ -174,6 +235,13 @@ int port_set(struct ubctl *u, int argc, char **argv)
 	if (code)
 		return code;
 	snprintf(label, sizeof(label), "%s plane %" PRIu32, e.name, plane);
-	err = ubfab_port_set_state(u->nl, e.eid, plane, state);
+	err = ubfab_port_set_faults(u->nl, e.eid, plane, &f);
+	/*
+	 * The state and the request are well formed: a module that refuses
+	 * them knows no knobs (it refuses their attributes).
+	 */
+	if (err == -EINVAL && (f.mask & ~UBFAB_PORT_FAULT_STATE))
+		return ubctl_error("%s: the loaded ubfab module has no fault knobs",
+				   label);
 	return err ? ubctl_nl_error(u, err, label) : UBCTL_EXIT_OK;
 }

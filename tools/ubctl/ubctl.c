@@ -51,6 +51,11 @@ static const struct command stats_commands[] = {
 	{ "plane", stats_plane }, { "port", stats_port }, { },
 };
 
+static const struct command model_commands[] = {
+	{ "show", model_show }, { "list", model_show }, { "set", model_set },
+	{ },
+};
+
 static const struct command monitor_commands[] = {
 	{ NULL, monitor_run }, { },
 };
@@ -95,12 +100,18 @@ static const struct object objects[] = {
 	{
 		.name = "port",
 		.syntax = "ubctl port show [ENTITY] [plane N]\n"
-			  "ubctl port set ENTITY plane N state STATE\n",
+			  "ubctl port set ENTITY plane N [state STATE] [bw PERMILLE] [delay PS]\n"
+			  "               [errors PPM]\n",
 		.help = "show: one line per UB port (one per entity per plane): entity,\n"
-			"plane, state and counters; only those of ENTITY and/or plane N.\n"
-			"set: bring the port of ENTITY into plane N up or down. A port\n"
-			"that is down carries no transfer; transfers take the other\n"
-			"planes.\n",
+			"plane, state, the fault knobs not at their defaults, and\n"
+			"counters; only those of ENTITY and/or plane N.\n"
+			"set: bring the port of ENTITY into plane N up or down and set its\n"
+			"fault knobs in the fabric model, at least one of the four, in one\n"
+			"request: all or nothing. A port that is down carries no transfer;\n"
+			"transfers take the other planes. The knobs change modeled time\n"
+			"only: bw is the link's bandwidth at the port, delay latency added\n"
+			"one way, errors the transfers that hit a link error and retry;\n"
+			"bw 1000 delay 0 errors 0, their defaults, is a healthy port.\n",
 		.commands = port_commands,
 	},
 	{
@@ -138,12 +149,27 @@ static const struct object objects[] = {
 		.commands = stats_commands,
 	},
 	{
+		.name = "model",
+		.syntax = "ubctl model [show]\n"
+			  "ubctl model set [profile PROFILE] [NAME VALUE]...\n",
+		.help = "show: the fabric model's profile (cm384, or custom when a\n"
+			"parameter differs from it), then one line per parameter: its\n"
+			"value, default and range, each in its unit (the last part of\n"
+			"its name).\n"
+			"set: put back every value of PROFILE first, then set each\n"
+			"parameter NAME to VALUE, an integer in its unit; one request,\n"
+			"all or nothing. Entries that run afterwards are priced with\n"
+			"the new values.\n",
+		.commands = model_commands,
+	},
+	{
 		.name = "monitor",
 		.syntax = "ubctl monitor\n",
 		.help = "Print each change of the fabric as it happens, one line (or,\n"
 			"with -j, one JSON object) each: a port or a plane set up or\n"
-			"down, an entity reset. Runs until interrupted (SIGINT or\n"
-			"SIGTERM), then exits 0.\n",
+			"down, an entity reset, parameters of the model set (with the\n"
+			"values they had). Runs until interrupted (SIGINT or SIGTERM),\n"
+			"then exits 0.\n",
 		.commands = monitor_commands,
 	},
 };
@@ -161,8 +187,11 @@ static const char help_intro[] =
 "switching planes. A plane has one L1 switch per node and a tier of L2\n"
 "switches joining the nodes. Processes acting as an entity export ranges\n"
 "of its memory as segments, guarded by a token, that processes acting as\n"
-"any entity import and map. The set and reset commands inject faults and\n"
-"need CAP_NET_ADMIN; \"ubctl monitor\" prints each change as it happens.\n"
+"any entity import and map. A fabric model gives every completion the\n"
+"time it would have taken on the real machine, from parameters that\n"
+"\"ubctl model\" shows and sets. The set and reset commands inject faults\n"
+"or change the model and need CAP_NET_ADMIN; \"ubctl monitor\" prints\n"
+"each change as it happens.\n"
 "\n"
 "OBJECTS AND COMMANDS\n";
 
@@ -171,13 +200,21 @@ static const char help_tail[] =
 "  ENTITY   an entity name (npu3, cpu0) or \"eid N\"\n"
 "  N        a plane number\n"
 "  STATE    up or down\n"
+"  PERMILLE per mille of the model's link bandwidth: 1..1000\n"
+"  PS       picoseconds: 0..1000000000000\n"
+"  PPM      per million transfers: 0..1000000\n"
+"  PROFILE  a profile of the model: cm384\n"
+"  NAME     a parameter of the model, as \"ubctl model show\" lists them\n"
+"  VALUE    an integer in the parameter's unit, which ends its name\n"
 "  Objects and commands may be shortened to any unambiguous prefix\n"
-"  (\"ubctl pl sh\"); \"list\" is a synonym of \"show\", which is the default.\n"
+"  (\"ubctl pl sh\"), parameter names and profiles not; \"list\" is a\n"
+"  synonym of \"show\", which is the default.\n"
 "\n"
 "OPTIONS\n"
 "  -j, --json      print JSON: an array of objects for lists, one object\n"
-"                  for the topo summary, an entity's detail and stats,\n"
-"                  one object per line for each event of monitor\n"
+"                  for the topo summary, an entity's detail, stats and\n"
+"                  the model, one object per line for each event of\n"
+"                  monitor\n"
 "  -p, --pretty    print indented JSON (implies --json)\n"
 "  -V, --version   print the version and exit\n"
 "  -h, --help      print this help and exit\n"
@@ -185,7 +222,8 @@ static const char help_tail[] =
 "EXIT STATUS\n"
 "  0  success\n"
 "  1  runtime error: module not loaded, no such entity/port/plane,\n"
-"     operation not permitted (set and reset need CAP_NET_ADMIN), netlink\n"
+"     parameter or profile, a value out of range, operation not permitted\n"
+"     (set and reset need CAP_NET_ADMIN), netlink\n"
 "  2  usage error: unknown object, command or option, missing argument\n"
 "\n"
 "EXAMPLES\n"
@@ -197,8 +235,14 @@ static const char help_tail[] =
 "  ubctl seg show npu0            the segments npu0 exports\n"
 "  ubctl port set npu3 plane 2 state down\n"
 "                                 cut npu3 off plane 2\n"
+"  ubctl port set npu3 plane 2 state up bw 500 delay 1000000\n"
+"                                 back, at half the bandwidth and 1us\n"
+"                                 more latency in the model\n"
 "  ubctl plane set 0 state up     bring plane 0 back\n"
 "  ubctl entity reset cpu0        free cpu0's memory, revoke its segments\n"
+"  ubctl model set hop-ps 250000 link-mbps 14000\n"
+"                                 slower switches and links in the model\n"
+"  ubctl model set profile cm384  put every model parameter back\n"
 "  ubctl -j stats show port npu3  npu3's counters per plane as JSON\n"
 "  ubctl -j monitor               the changes, one JSON object per line\n";
 

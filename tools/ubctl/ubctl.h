@@ -15,7 +15,7 @@
 
 #include "json.h"
 
-#define UBCTL_VERSION	"1.2.0"
+#define UBCTL_VERSION	"1.3.0"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -54,6 +54,8 @@ int seg_show(struct ubctl *u, int argc, char **argv);
 int stats_show(struct ubctl *u, int argc, char **argv);
 int stats_plane(struct ubctl *u, int argc, char **argv);
 int stats_port(struct ubctl *u, int argc, char **argv);
+int model_show(struct ubctl *u, int argc, char **argv);
+int model_set(struct ubctl *u, int argc, char **argv);
 int monitor_run(struct ubctl *u, int argc, char **argv);
 
 /*
@@ -82,7 +84,12 @@ int ubctl_open(struct ubctl *u);
  */
 int ubctl_match(const char *arg, const char *const *names, size_t n,
 		const char *what);
-/* Parse "@keyword N"; returns 0 or UBCTL_EXIT_USAGE after a message. */
+/*
+ * Parse "@keyword N", N a decimal integer up to @max (up to UINT32_MAX for
+ * the u32 one); returns 0 or UBCTL_EXIT_USAGE after a message.
+ */
+int ubctl_parse_u64(const char *keyword, const char *arg, uint64_t max,
+		    uint64_t *v);
 int ubctl_parse_u32(const char *keyword, const char *arg, uint32_t *v);
 /*
  * Parse "state STATE" (@arg may be NULL: missing) into @state, an enum
@@ -159,6 +166,12 @@ void ubctl_entity_json(struct ubctl *u, const struct ubfab_entity_info *e);
  */
 void ubctl_port_print(struct ubctl *u, const void *port, const void *ents);
 /*
+ * Print a port's fault knobs that the module reports: as JSON members
+ * (inside the port's open object) all of them, as text (" bw_permille N"
+ * and so on) those not at their defaults.
+ */
+void ubctl_port_knobs(struct ubctl *u, const struct ubfab_port_info *p);
+/*
  * Begin a port's item: open its JSON object with entity, eid and plane,
  * or print "NAME plane N:" (indented without @ents, as in
  * ubctl_port_print()). ubctl_print_stats_end() ends it.
@@ -185,6 +198,23 @@ int ubctl_plane_load(struct ubctl *u, struct ubctl_vec *v);
  */
 int ubctl_plane_select(struct ubctl *u, int argc, char **argv,
 		       struct ubctl_vec *v);
+
+/* The fabric model (model.c) */
+
+/*
+ * Read the model into *@m (released with ubfab_model_free()); says so if
+ * the module has none. Exit code.
+ */
+int ubctl_model_load(struct ubctl *u, struct ubfab_model **m);
+/* The members of the model's JSON object: profile and params. */
+void ubctl_model_json(struct ubctl *u, const struct ubfab_model *m);
+/*
+ * Print a model event (inside the event's JSON object): its profile and,
+ * as text, the parameters whose values differ from @last's (all of them
+ * when @last is NULL) with the values they had; as JSON, every parameter.
+ */
+void ubctl_model_event(struct ubctl *u, const struct ubfab_model *m,
+		       const struct ubfab_model *last);
 
 /* Output (fmt.c) */
 

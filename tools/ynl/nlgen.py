@@ -172,8 +172,26 @@ def kernel_policy(family, attr):
         limit = family.max_len(attr)
         return ['.type = NLA_NUL_STRING'] + \
             ([f'.len = {limit[0]}'] if limit else [])
+    if attr['type'] == 'nest':
+        nested = attr['nested-attributes']
+        return ['.type = NLA_NESTED',
+                f'.nested_policy = {nest_policy_name(family, nested)}',
+                f'.len = {family.set_max(nested)}']
     raise SpecError(f"{attr['name']}: a {attr['type']} in a request is not "
                     'rendered')
+
+
+def nest_policy_name(family, set_name):
+    return f'{family.name}_{c_lower(set_name)}_nl_policy'
+
+
+def nested_sets(family):
+    """The attribute sets nested in some request, in spec order."""
+    names = set()
+    for op in family.ops:
+        names.update(a['nested-attributes'] for a in family.request_attrs(op)
+                     if a['type'] == 'nest')
+    return [s for s in family.spec['attribute-sets'] if s['name'] in names]
 
 
 KERNEL_HEAD = """\
@@ -203,6 +221,17 @@ def render_kernel(family):
     for op in family.ops:
         for _, name, args in family.handlers(op):
             out += wrap(f'static int {name}(', args, ');')
+    for aset in nested_sets(family):
+        # a nested set's policy: all its attributes but the pads
+        attrs = [a for a in aset['attributes'] if a['type'] != 'pad']
+        out += ['', f"/* {c_upper(family.set_prefix(aset['name']))[:-1]} */",
+                f"static const struct nla_policy "
+                f"{nest_policy_name(family, aset['name'])}"
+                f"[{family.set_max(aset['name'])} + 1] = {{"]
+        for attr in attrs:
+            out += wrap(f"\t[{family.attr_enum(aset['name'], attr)}] = {{ ",
+                        kernel_policy(family, attr), ' },')
+        out.append('};')
     for op in family.ops:
         attrs = family.request_attrs(op)
         if not attrs:

@@ -21,22 +21,26 @@
  *   ENODEV  no entity, port or plane with the given identifier
  *   EINVAL  a required attribute is missing or malformed (e.g. a state
  *           that is not an enum ubfab_state)
- *   EPERM   a command that changes the fabric (a reset or a state change)
- *           from a process without CAP_NET_ADMIN
+ *   EPERM   a command that changes the fabric (a reset, a state change or
+ *           a model parameter) from a process without CAP_NET_ADMIN
+ *   ENOENT  a model profile or parameter name that does not exist
+ *   ERANGE  a model parameter value outside its minimum .. maximum, or a
+ *           port's fault knob outside its range
  *   ERANGE  (from the kernel's own attribute validation) an attribute
  *           longer than its policy allows, e.g. a name attribute with
  *           bytes past UBFAB_NAME_MAX
  *
  * Events
  *   The family's multicast group UBFAB_MCGRP_EVENTS announces every change
- *   of a port's or a plane's state and every entity reset, in the order
- *   they happened, to listeners in every network namespace. Each
- *   notification is one message whose command says what changed and whose
- *   attributes are those of the object's get reply, read after the change:
- *   UBFAB_CMD_PORT_NTF the port set, UBFAB_CMD_PLANE_NTF the plane set,
- *   UBFAB_CMD_ENTITY_RESET_NTF the entity set. Setting a state an object
- *   already has changes nothing and announces nothing. A listener that
- *   falls behind loses notifications (its socket reports ENOBUFS) and
+ *   of a port's or a plane's state, every entity reset and every change of
+ *   the model's parameters, in the order they happened, to listeners in
+ *   every network namespace. Each notification is one message whose
+ *   command says what changed and whose attributes are those of the
+ *   object's get reply, read after the change: UBFAB_CMD_PORT_NTF the port
+ *   set, UBFAB_CMD_PLANE_NTF the plane set, UBFAB_CMD_ENTITY_RESET_NTF the
+ *   entity set, UBFAB_CMD_MODEL_NTF the model set. Setting a state an
+ *   object already has changes nothing and announces nothing. A listener
+ *   that falls behind loses notifications (its socket reports ENOBUFS) and
  *   should read the states again.
  */
 #ifndef _UAPI_LINUX_UBFAB_H
@@ -50,6 +54,8 @@
 
 /* Longest entity name, including the terminating NUL. */
 #define UBFAB_NAME_MAX		16
+/* Longest model parameter name or unit, including the terminating NUL. */
+#define UBFAB_PARAM_MAX		32
 
 /**
  * enum ubfab_entity_kind - what an entity is
@@ -131,6 +137,17 @@ enum {
 	UBFAB_A_PORT_PLANE,		/* u32: plane the port attaches to */
 	UBFAB_A_PORT_STATE,		/* u32: enum ubfab_state */
 	UBFAB_A_PORT_STATS,		/* nest: attribute set "stats" */
+	/*
+	 * Fault injection in the fabric model (Documentation/model.rst):
+	 * the link's bandwidth at this port, per mille of the model's
+	 * link-mbps (1..1000, default 1000); latency added one way at this
+	 * port (0..10^12 ps, default 0); transfers through it that hit a
+	 * link error and retry, per million (0..10^6, default 0).
+	 */
+	UBFAB_A_PORT_BW_PERMILLE,	/* u32 */
+	UBFAB_A_PORT_DELAY_PS,		/* u64 */
+	UBFAB_A_PORT_ERROR_PPM,		/* u32 */
+	UBFAB_A_PORT_PAD,
 
 	__UBFAB_A_PORT_MAX,
 	UBFAB_A_PORT_MAX = (__UBFAB_A_PORT_MAX - 1)
@@ -169,6 +186,36 @@ enum {
 };
 
 /*
+ * Attribute set "model": the fabric model's parameters
+ * (Documentation/model.rst).
+ */
+enum {
+	/* string: "cm384", or "custom" when a parameter differs from it */
+	UBFAB_A_MODEL_PROFILE = 1,
+	/* nest, repeated: set "param"; a reply has every one, in order */
+	UBFAB_A_MODEL_PARAM,
+
+	__UBFAB_A_MODEL_MAX,
+	UBFAB_A_MODEL_MAX = (__UBFAB_A_MODEL_MAX - 1)
+};
+
+/* Attribute set "param": one parameter of the fabric model. */
+enum {
+	/* string: e.g. "hop-ps"; its last part is its unit */
+	UBFAB_A_PARAM_NAME = 1,
+	UBFAB_A_PARAM_VALUE,		/* u64 */
+	/* string: "ps", "MB/s", "permille", "hops" */
+	UBFAB_A_PARAM_UNIT,
+	UBFAB_A_PARAM_MINIMUM,		/* u64: smallest value accepted */
+	UBFAB_A_PARAM_MAXIMUM,		/* u64: largest value accepted */
+	UBFAB_A_PARAM_DEFAULT,		/* u64: the value of profile cm384 */
+	UBFAB_A_PARAM_PAD,
+
+	__UBFAB_A_PARAM_MAX,
+	UBFAB_A_PARAM_MAX = (__UBFAB_A_PARAM_MAX - 1)
+};
+
+/*
  * Commands. Every reply carries the attribute set named in the comment.
  *
  * UBFAB_CMD_FABRIC_GET	do: the fabric set.
@@ -190,11 +237,14 @@ enum {
  *			UBFAB_CMD_ENTITY_RESET_NTF.
  * UBFAB_CMD_PORT_SET	do: set the state of the port chosen by
  *			UBFAB_A_PORT_EID and UBFAB_A_PORT_PLANE to
- *			UBFAB_A_PORT_STATE (CAP_NET_ADMIN, else EPERM). A
- *			port that is down carries no transfer: queue entries
- *			route around it (see "Planes" in the queue section)
- *			and fail with UBFAB_CQE_NO_ROUTE when no plane is
- *			left. Announced by UBFAB_CMD_PORT_NTF.
+ *			UBFAB_A_PORT_STATE, and its fault knobs in the model
+ *			to UBFAB_A_PORT_BW_PERMILLE, _DELAY_PS and _ERROR_PPM
+ *			(CAP_NET_ADMIN, else EPERM): at least one of the
+ *			four (EINVAL), all or nothing (ERANGE for a knob out
+ *			of range). A port that is down carries no transfer:
+ *			queue entries route around it (see "Planes" in the
+ *			queue section) and fail with UBFAB_CQE_NO_ROUTE when
+ *			no plane is left. Announced by UBFAB_CMD_PORT_NTF.
  * UBFAB_CMD_PLANE_SET	do: set the state of plane UBFAB_A_PLANE_ID to
  *			UBFAB_A_PLANE_STATE (CAP_NET_ADMIN, else EPERM); a
  *			plane that is down carries no transfer, whatever
@@ -205,6 +255,20 @@ enum {
  *			set.
  * UBFAB_CMD_ENTITY_RESET_NTF notification: an entity was reset; the
  *			entity set.
+ * UBFAB_CMD_MODEL_GET	do: the model set: UBFAB_A_MODEL_PROFILE and
+ *			every parameter.
+ * UBFAB_CMD_MODEL_SET	do: set parameters of the fabric model
+ *			(CAP_NET_ADMIN, else EPERM). UBFAB_A_MODEL_PROFILE
+ *			first puts back every value of that profile; then
+ *			each UBFAB_A_MODEL_PARAM (UBFAB_A_PARAM_NAME and
+ *			UBFAB_A_PARAM_VALUE) is set. All or nothing: an
+ *			unknown profile or name (ENOENT) or a value out of
+ *			range (ERANGE) changes nothing. Entries that run
+ *			afterwards are priced with the new values; queue
+ *			clocks keep their times. Announced by
+ *			UBFAB_CMD_MODEL_NTF.
+ * UBFAB_CMD_MODEL_NTF	notification: the model's parameters changed; the
+ *			model set.
  */
 enum {
 	UBFAB_CMD_FABRIC_GET = 1,
@@ -218,6 +282,9 @@ enum {
 	UBFAB_CMD_PORT_NTF,
 	UBFAB_CMD_PLANE_NTF,
 	UBFAB_CMD_ENTITY_RESET_NTF,
+	UBFAB_CMD_MODEL_GET,
+	UBFAB_CMD_MODEL_SET,
+	UBFAB_CMD_MODEL_NTF,
 
 	__UBFAB_CMD_MAX,
 	UBFAB_CMD_MAX = (__UBFAB_CMD_MAX - 1)
@@ -503,7 +570,10 @@ struct ubfab_event {
  * Modeled time: each queue has a modeled clock (UBFAB_IOCTL_QUEUE_CLOCK).
  * Every entry that runs, whether it completes in the CQ or not, starts at
  * the clock and moves it on by its modeled cost; its completion's model_ns
- * is where it ended. Documentation/model.rst says what costs what.
+ * is where it ended. A satisfied EVENT_WAIT or WAIT_VALUE ends no earlier
+ * than the modeled EVENT_RECORD, or the modeled arrival of the ATOMIC or
+ * WRITE_NOTIFY (or UBFAB_IOCTL_QUEUE_STAMP), that satisfied it.
+ * Documentation/model.rst says what costs what.
  *
  * Addresses: "local" is an offset in the queue's entity's memory and must
  * lie in an allocation of the file that created the queue. "remote" is an
@@ -534,14 +604,27 @@ struct ubfab_event {
 #define UBFAB_QUEUE_MAX_ENTRIES	32768
 #define UBFAB_QUEUE_MAX_CQ_ENTRIES 65536
 #define UBFAB_SQE_MAX_LENGTH	0x40000000U	/* 1 GiB */
+/* The longest transfer of the memory-semantics class (UBFAB_SQE_MEMSEM). */
+#define UBFAB_SQE_MEMSEM_MAX_LENGTH 65536
 #define UBFAB_PLANE_CHUNK	65536
 /* Event counters per entity file, for UBFAB_OP_EVENT_RECORD/WAIT. */
 #define UBFAB_QUEUE_EVENTS	1024
 
 /* struct ubfab_queue_create flags */
+/*
+ * struct ubfab_queue_create flags. UBFAB_QUEUE_TIMING makes a timing-only
+ * queue, for what-if runs of the fabric model: its entries are checked,
+ * routed, counted and charged modeled time exactly as in any queue, but
+ * WRITE, READ, WRITE_NOTIFY's data, COPY and FILL move no payload (the
+ * destination is left as it was and its pages are not touched); ATOMIC
+ * and WRITE_NOTIFY's notify add still change their word, so flags and
+ * waits work (Documentation/model.rst).
+ */
 #define UBFAB_QUEUE_POLL	_BITUL(0)	/* the engine polls the SQ */
 #define UBFAB_QUEUE_SELECTIVE	_BITUL(1)	/* complete UBFAB_SQE_SIGNAL only */
-#define UBFAB_QUEUE_FLAGS	(UBFAB_QUEUE_POLL | UBFAB_QUEUE_SELECTIVE)
+#define UBFAB_QUEUE_TIMING	_BITUL(2)	/* timing only: no payload */
+#define UBFAB_QUEUE_FLAGS	(UBFAB_QUEUE_POLL | UBFAB_QUEUE_SELECTIVE | \
+				 UBFAB_QUEUE_TIMING)
 
 /* SQ flag word, written by the engine */
 #define UBFAB_SQ_NEED_WAKEUP	_BITUL(0)	/* ring the doorbell */
@@ -678,10 +761,21 @@ enum ubfab_wait {
 	UBFAB_WAIT_EQ = 1,
 };
 
-/* struct ubfab_sqe flags */
+/*
+ * struct ubfab_sqe flags. UBFAB_SQE_MEMSEM chooses the transfer class of a
+ * WRITE, READ, WRITE_NOTIFY or ATOMIC in the fabric model: the memory
+ * semantics of the vector cores' direct loads and stores (low start-up,
+ * at most UBFAB_SQE_MEMSEM_MAX_LENGTH bytes) instead of the default DMA
+ * class (descriptors handled by the die's DMA engines: higher start-up,
+ * any length). It changes modeled times only (Documentation/model.rst);
+ * on another opcode, or with a longer length, the entry fails with
+ * UBFAB_CQE_BAD_ENTRY.
+ */
 #define UBFAB_SQE_FENCE		_BITUL(0)	/* after all earlier entries */
 #define UBFAB_SQE_SIGNAL	_BITUL(1)	/* complete in a SELECTIVE queue */
-#define UBFAB_SQE_FLAGS		(UBFAB_SQE_FENCE | UBFAB_SQE_SIGNAL)
+#define UBFAB_SQE_MEMSEM	_BITUL(2)	/* memory-semantics class */
+#define UBFAB_SQE_FLAGS		(UBFAB_SQE_FENCE | UBFAB_SQE_SIGNAL | \
+				 UBFAB_SQE_MEMSEM)
 
 /**
  * struct ubfab_sqe - one 64-byte submission entry
@@ -719,8 +813,8 @@ struct ubfab_sqe {
  * @UBFAB_CQE_OK: done
  * @UBFAB_CQE_BAD_OPCODE: unknown opcode
  * @UBFAB_CQE_BAD_ENTRY: reserved field or unused field not 0, unknown
- *	flag, bad length, alignment, atomic operation, comparison, event
- *	number or fill byte
+ *	flag or UBFAB_SQE_MEMSEM where it does not apply, bad length,
+ *	alignment, atomic operation, comparison, event number or fill byte
  * @UBFAB_CQE_LOCAL_RANGE: the local range is not within one allocation of
  *	the queue's entity file
  * @UBFAB_CQE_NO_IMPORT: the remote address names no import of that file
@@ -796,6 +890,41 @@ struct ubfab_queue_clock {
 	__u64 now_ns;
 };
 
+/* struct ubfab_queue_stamp flags */
+#define UBFAB_STAMP_LOCAL	_BITUL(0)	/* @addr is local, not remote */
+#define UBFAB_STAMP_FLAGS	UBFAB_STAMP_LOCAL
+
+/**
+ * struct ubfab_queue_stamp - UBFAB_IOCTL_QUEUE_STAMP
+ * @size: sizeof(struct ubfab_queue_stamp)
+ * @flags: UBFAB_STAMP_*
+ * @addr: an 8-byte aligned word: a remote address (in an import of the
+ *	queue's file, which must grant UBFAB_SEG_WRITE), or with
+ *	UBFAB_STAMP_LOCAL a local one (in an allocation of that file), as
+ *	in a queue entry
+ * @now_ns: out: the stamp, the queue's modeled clock, in nanoseconds
+ *
+ * A WAIT_VALUE that a word satisfies ends no earlier than the modeled
+ * arrival of the last modeled write to that word (ATOMIC, WRITE_NOTIFY's
+ * notify add); a store by the CPU through a mapping is not modeled and
+ * counts as time 0. A program that raises a flag with a CPU store stamps
+ * the word with this ioctl first, then stores: waits the store satisfies
+ * then end no earlier than the stamping queue's clock
+ * (Documentation/model.rst, "Causality").
+ *
+ * Errors: EINVAL bad flags or size, or @addr not 8-byte aligned; E2BIG
+ * unknown fields beyond @now_ns not 0; ENOENT @addr is in no allocation
+ * or import of the file, or beyond its segment, or the segment was
+ * revoked; EACCES the import does not grant UBFAB_SEG_WRITE; ENOMEM;
+ * EINTR killed while the queue ran.
+ */
+struct ubfab_queue_stamp {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+	__u64 now_ns;
+};
+
 /*
  * Queue ioctls, on the queue's file descriptor; DOORBELL and RESET take 0
  * as argument (EINVAL otherwise).
@@ -807,12 +936,15 @@ struct ubfab_queue_clock {
  *	when not in error).
  * UBFAB_IOCTL_QUEUE_CLOCK: advance the queue's modeled clock and read it
  *	(struct ubfab_queue_clock), between two entries of the queue.
+ * UBFAB_IOCTL_QUEUE_STAMP: stamp a flag word with the queue's modeled
+ *	clock before a CPU store to it (struct ubfab_queue_stamp).
  */
 enum {
 	UBFAB_CMD_QUEUE_CREATE = 0x90,
 	UBFAB_CMD_QUEUE_DOORBELL,
 	UBFAB_CMD_QUEUE_RESET,
 	UBFAB_CMD_QUEUE_CLOCK,
+	UBFAB_CMD_QUEUE_STAMP,
 };
 
 #define UBFAB_IOCTL_QUEUE_CREATE _IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_CREATE)
@@ -820,5 +952,7 @@ enum {
 #define UBFAB_IOCTL_QUEUE_RESET	_IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_RESET)
 #define UBFAB_IOCTL_QUEUE_CLOCK	_IOWR(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_CLOCK, \
 				      struct ubfab_queue_clock)
+#define UBFAB_IOCTL_QUEUE_STAMP	_IOWR(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_STAMP, \
+				      struct ubfab_queue_stamp)
 
 #endif /* _UAPI_LINUX_UBFAB_H */

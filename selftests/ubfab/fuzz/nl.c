@@ -5,9 +5,9 @@
  * one known defect, and garbage: random commands, flags, attribute types,
  * lengths and nesting, reserved header bits, batches, truncated tails),
  * and checking every answer: each message well formed, each object the
- * kernel reports consistent with the fabric as loaded, each request
- * answered as documented, and dumps complete and in order unless the
- * operation abandons them half-read.
+ * kernel reports consistent with the fabric and the model's parameter
+ * table as loaded, each request answered as documented, and dumps
+ * complete and in order unless the operation abandons them half-read.
  *
  * A socket only this process reads is checked strictly: after each request
  * a sentinel request (FABRIC_GET with an ack) follows, and everything up to
@@ -167,9 +167,28 @@ static void attr_u32(struct mbuild *b, uint16_t type, uint32_t v)
 	attr_put(b, type, &v, sizeof(v));
 }
 
+static void attr_u64(struct mbuild *b, uint16_t type, uint64_t v)
+{
+	attr_put(b, type, &v, sizeof(v));
+}
+
 static void attr_str(struct mbuild *b, uint16_t type, const char *s)
 {
 	attr_put(b, type, s, strlen(s) + 1);
+}
+
+/* Starts a nest (NLA_F_NESTED); its length is set by nest_end(). */
+static size_t nest_start(struct mbuild *b, uint16_t type)
+{
+	size_t start = b->len;
+
+	return attr_put(b, type | NLA_F_NESTED, NULL, 0) ? start : SIZE_MAX;
+}
+
+static void nest_end(struct mbuild *b, size_t start)
+{
+	if (start != SIZE_MAX)
+		((struct nlattr *)(b->buf + start))->nla_len = b->len - start;
 }
 
 /* ------------------------------------------------------------------ */
@@ -181,28 +200,38 @@ static uint32_t valid_eid(struct rng *r, const struct fuzz_model *m)
 }
 
 /*
- * The commands that have an operation: every one before the notifications,
+ * The commands that have an operation: every one but the notifications,
  * which the kernel only sends.
  */
-#define NL_CMD_OPS	UBFAB_CMD_PLANE_SET
+static const uint8_t nl_cmd_ops[] = {
+	UBFAB_CMD_FABRIC_GET, UBFAB_CMD_ENTITY_GET, UBFAB_CMD_PORT_GET,
+	UBFAB_CMD_PLANE_GET, UBFAB_CMD_SEG_GET, UBFAB_CMD_ENTITY_RESET,
+	UBFAB_CMD_PORT_SET, UBFAB_CMD_PLANE_SET, UBFAB_CMD_MODEL_GET,
+	UBFAB_CMD_MODEL_SET,
+};
 
-/* A command that changes the fabric: a do that only acks. */
+static bool cmd_has_op(uint8_t cmd)
+{
+	return memchr(nl_cmd_ops, cmd, sizeof(nl_cmd_ops));
+}
+
+/* A command that changes the fabric or its model: a do that only acks. */
 static bool cmd_is_set(uint8_t cmd)
 {
 	return cmd == UBFAB_CMD_ENTITY_RESET || cmd == UBFAB_CMD_PORT_SET ||
-	       cmd == UBFAB_CMD_PLANE_SET;
+	       cmd == UBFAB_CMD_PLANE_SET || cmd == UBFAB_CMD_MODEL_SET;
 }
 
 /* Which commands have a do and a dump, and how many objects a do returns. */
 static bool cmd_has_do(uint8_t cmd)
 {
-	return cmd != UBFAB_CMD_SEG_GET && cmd <= NL_CMD_OPS;
+	return cmd != UBFAB_CMD_SEG_GET && cmd_has_op(cmd);
 }
 
 static bool cmd_has_dump(uint8_t cmd)
 {
-	return cmd != UBFAB_CMD_FABRIC_GET && !cmd_is_set(cmd) &&
-	       cmd <= NL_CMD_OPS;
+	return cmd != UBFAB_CMD_FABRIC_GET && cmd != UBFAB_CMD_MODEL_GET &&
+	       !cmd_is_set(cmd) && cmd_has_op(cmd);
 }
 
 static unsigned int do_replies(uint8_t cmd)
@@ -216,17 +245,72 @@ static uint32_t any_state(struct rng *r)
 	return rng_chance(r, 50) ? UBFAB_STATE_UP : UBFAB_STATE_DOWN;
 }
 
+/*
+ * A parameter of the fabric model as the supervisor read it: its names and
+ * ranges are the kernel's table, the same in every process and every run.
+ */
+static const struct ubfab_model_param *any_param(struct rng *r,
+						 const struct fuzz_model *m)
+{
+	return &m->params->params[rng_below(r, m->params->nparams)];
+}
+
+/* A value in a parameter's range: a bound, its default, or any. */
+static uint64_t param_value(struct rng *r, const struct ubfab_model_param *p)
+{
+	uint64_t span = p->maximum - p->minimum;
+
+	switch (rng_below(r, 4)) {
+	case 0:
+		return p->minimum;
+	case 1:
+		return p->maximum;
+	case 2:
+		return p->default_value;
+	default:
+		return p->minimum + (span == UINT64_MAX ? rng_next(r) :
+				     rng_below(r, span + 1));
+	}
+}
+
+/* A UBFAB_A_MODEL_PARAM nest; a NULL name or value is left out. */
+static void attr_param(struct mbuild *b, const char *name,
+		       const uint64_t *value)
+{
+	size_t nest = nest_start(b, UBFAB_A_MODEL_PARAM);
+
+	if (name)
+		attr_str(b, UBFAB_A_PARAM_NAME, name);
+	if (value)
+		attr_u64(b, UBFAB_A_PARAM_VALUE, *value);
+	nest_end(b, nest);
+}
+
+/* n parameters, each set to a value in its range. */
+static void gen_params(struct rng *r, const struct fuzz_model *m,
+		       struct mbuild *b, unsigned int n)
+{
+	const struct ubfab_model_param *p;
+	uint64_t v;
+
+	for (; n > 0; n--) {
+		p = any_param(r, m);
+		v = param_value(r, p);
+		attr_param(b, p->name, &v);
+	}
+}
+
 /* A well-formed request for existing objects: they must come back. */
 static void gen_valid(struct rng *r, const struct fuzz_model *m,
 		      struct mbuild *b, struct nl_msgspec *ms, uint32_t seq)
 {
-	uint8_t cmd = 1 + rng_below(r, NL_CMD_OPS);
+	uint8_t cmd = rng_pick(r, nl_cmd_ops);
 	bool dump = cmd_has_dump(cmd) && (!cmd_has_do(cmd) || rng_chance(r, 50));
 	uint16_t flags = NLM_F_REQUEST;
 	uint32_t eid;
 	size_t off;
 
-	/* A reset or a state change answers only with its ack. */
+	/* A reset or a change of a state or the model answers with its ack. */
 	if (rng_chance(r, 60) || cmd_is_set(cmd))
 		flags |= NLM_F_ACK;
 	if (rng_chance(r, 10))
@@ -285,6 +369,12 @@ static void gen_valid(struct rng *r, const struct fuzz_model *m,
 		attr_u32(b, UBFAB_A_PLANE_ID, rng_below(r, m->fabric.planes));
 		attr_u32(b, UBFAB_A_PLANE_STATE, any_state(r));
 		break;
+	case UBFAB_CMD_MODEL_SET:
+		/* cm384's values back, parameters, both, or nothing */
+		if (rng_chance(r, 40))
+			attr_str(b, UBFAB_A_MODEL_PROFILE, "cm384");
+		gen_params(r, m, b, rng_below(r, 4));
+		break;
 	default:
 		break;
 	}
@@ -298,6 +388,7 @@ enum defect {
 	D_LONG_NAME, D_UNKNOWN_ATTR, D_FABRIC_ATTR, D_NESTED_FLAG,
 	D_TRAILING, D_RESERVED, D_FLAGS, D_SHORT_HEADER, D_COMMAND,
 	D_NO_OPERATION, D_FAMILY, D_NOT_REQUEST, D_CONTROL, D_BAD_STATE,
+	D_NO_PROFILE, D_NO_PARAM, D_PARAM_RANGE, D_PARAM_HALF,
 	NR_DEFECTS
 };
 
@@ -305,10 +396,13 @@ static const char *const defect_names[NR_DEFECTS] = {
 	"no such entity", "no such name", "port of no entity",
 	"port of no plane", "port dump of no entity", "no such plane",
 	"missing attribute", "bad length", "name without NUL", "long name",
-	"unknown attribute", "attribute to FABRIC_GET", "NLA_F_NESTED on u32",
+	"unknown attribute", "attribute to a command without any",
+	"NLA_F_NESTED on a u32 or string",
 	"trailing bytes", "reserved byte", "reserved flags", "short header",
 	"unknown command", "do or dump it lacks", "unknown family",
 	"no NLM_F_REQUEST", "control message", "no such state",
+	"no such model profile", "no such model parameter",
+	"model parameter out of range", "model parameter without name or value",
 };
 
 /* Names that are no entity's: the kernel compares them whole. */
@@ -316,6 +410,64 @@ static const char *const no_names[] = {
 	"", "npu", "npu00", "NPU0", "cpu-1", "npu0 ", "gpu0", "npu9999",
 	"cpu9999", "012345678901234",
 };
+
+/* Profiles the model does not have ("custom" is only reported). */
+static const char *const no_profiles[] = {
+	"", "custom", "small", "CM384", "cm384 ", "cm38", "cm3840", "npu0",
+};
+
+/*
+ * Names that are no model parameter's, of UBFAB_PARAM_MAX - 1 characters
+ * at most (a longer one is the policy's business): with a parameter's
+ * name, that name without its last character.
+ */
+static const char *const no_params[] = {
+	"", "ps", "cm384", "custom", "HOP-PS", "hop_ps", "hop-ps ",
+	"0123456789012345678901234567890",
+};
+
+/* One parameter nest with exactly the defect d. */
+static void gen_bad_param(struct rng *r, const struct fuzz_model *m,
+			  struct mbuild *b, enum defect d)
+{
+	const struct ubfab_model_param *p = any_param(r, m);
+	uint64_t v = param_value(r, p);
+	char name[UBFAB_PARAM_MAX];
+
+	switch (d) {
+	case D_NO_PARAM:
+		snprintf(name, sizeof(name), "%.*s", (int)strlen(p->name) - 1,
+			 p->name);
+		attr_param(b, rng_chance(r, 50) ? name : rng_pick(r, no_params),
+			   &v);
+		break;
+	case D_PARAM_RANGE:
+		/* the supervisor checked that every maximum has a value above */
+		if (p->minimum && rng_chance(r, 30))
+			v = rng_chance(r, 50) ? p->minimum - 1 :
+						rng_below(r, p->minimum);
+		else
+			v = p->maximum + 1 +
+			    (rng_chance(r, 50) ? 0 :
+			     rng_below(r, UINT64_MAX - p->maximum));
+		attr_param(b, p->name, &v);
+		break;
+	default:
+		/* D_PARAM_HALF: no value, no name, or neither */
+		switch (rng_below(r, 3)) {
+		case 0:
+			attr_param(b, p->name, NULL);
+			break;
+		case 1:
+			attr_param(b, NULL, &v);
+			break;
+		default:
+			attr_param(b, NULL, NULL);
+			break;
+		}
+		break;
+	}
+}
 
 /* The highest attribute a command's policy knows. */
 static uint16_t policy_max(uint8_t cmd)
@@ -334,6 +486,8 @@ static uint16_t policy_max(uint8_t cmd)
 		return UBFAB_A_PLANE_STATE;
 	case UBFAB_CMD_SEG_GET:
 		return UBFAB_A_SEG_EID;
+	case UBFAB_CMD_MODEL_SET:
+		return UBFAB_A_MODEL_PARAM;
 	default:
 		return 0;
 	}
@@ -344,7 +498,13 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 {
 	enum defect d = rng_below(r, NR_DEFECTS);
 	uint16_t type = NL_FAMILY, flags = NLM_F_REQUEST, reserved = 0;
-	uint8_t cmd = 1 + rng_below(r, NL_CMD_OPS);
+	/* with attributes, MODEL_SET last: its attribute 1 is a string */
+	static const uint8_t with_attrs[] = {
+		UBFAB_CMD_ENTITY_GET, UBFAB_CMD_PORT_GET, UBFAB_CMD_PLANE_GET,
+		UBFAB_CMD_SEG_GET, UBFAB_CMD_ENTITY_RESET, UBFAB_CMD_PORT_SET,
+		UBFAB_CMD_PLANE_SET, UBFAB_CMD_MODEL_SET,
+	};
+	uint8_t cmd = rng_pick(r, nl_cmd_ops);
 	char name[40];
 	size_t off;
 	uint32_t v;
@@ -397,14 +557,19 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 		cmd = UBFAB_CMD_ENTITY_GET;
 		break;
 	case D_FABRIC_ATTR:
-		cmd = UBFAB_CMD_FABRIC_GET;
+		cmd = rng_chance(r, 50) ? UBFAB_CMD_FABRIC_GET :
+					  UBFAB_CMD_MODEL_GET;
 		break;
 	case D_BAD_LENGTH:
 	case D_UNKNOWN_ATTR:
 	case D_NESTED_FLAG:
 	case D_TRAILING:
-		/* Those with attributes; as a do or dump they have. */
-		cmd = UBFAB_CMD_ENTITY_GET + rng_below(r, NL_CMD_OPS - 1);
+		/*
+		 * Those with attributes; as a do or dump they have. A bad
+		 * length is of a u32: not MODEL_SET's profile.
+		 */
+		cmd = with_attrs[rng_below(r, ARRAY_SIZE(with_attrs) -
+					      (d == D_BAD_LENGTH))];
 		if (cmd_has_dump(cmd) && (!cmd_has_do(cmd) || rng_chance(r, 30)))
 			flags |= NLM_F_DUMP;
 		break;
@@ -428,10 +593,23 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 			UBFAB_CMD_SEG_GET, UBFAB_CMD_ENTITY_RESET,
 			UBFAB_CMD_PORT_SET, UBFAB_CMD_PLANE_SET,
 			UBFAB_CMD_PORT_NTF, UBFAB_CMD_PLANE_NTF,
-			UBFAB_CMD_ENTITY_RESET_NTF }));
+			UBFAB_CMD_ENTITY_RESET_NTF, UBFAB_CMD_MODEL_GET,
+			UBFAB_CMD_MODEL_SET, UBFAB_CMD_MODEL_NTF }));
 		if (cmd_has_do(cmd))
 			flags |= NLM_F_DUMP;
 		ms->err = EOPNOTSUPP;
+		break;
+	case D_NO_PROFILE:
+	case D_NO_PARAM:
+		cmd = UBFAB_CMD_MODEL_SET;
+		ms->err = ENOENT;
+		break;
+	case D_PARAM_RANGE:
+		cmd = UBFAB_CMD_MODEL_SET;
+		ms->err = ERANGE;
+		break;
+	case D_PARAM_HALF:
+		cmd = UBFAB_CMD_MODEL_SET;
 		break;
 	case D_FAMILY:
 		type = rng_pick(r, ((const uint16_t[]){ 0x400, 0xfff0,
@@ -550,6 +728,20 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 			b->len += v;
 		}
 		break;
+	case D_NO_PROFILE:
+		attr_str(b, UBFAB_A_MODEL_PROFILE, rng_pick(r, no_profiles));
+		gen_params(r, m, b, rng_below(r, 3));
+		break;
+	case D_NO_PARAM:
+	case D_PARAM_RANGE:
+	case D_PARAM_HALF:
+		/* among good parameters, after cm384 or not: all or nothing */
+		if (rng_chance(r, 30))
+			attr_str(b, UBFAB_A_MODEL_PROFILE, "cm384");
+		gen_params(r, m, b, rng_below(r, 3));
+		gen_bad_param(r, m, b, d);
+		gen_params(r, m, b, rng_below(r, 2));
+		break;
 	default:
 		break;
 	}
@@ -563,7 +755,6 @@ static void gen_attrs(struct rng *r, const struct fuzz_model *m,
 		      struct mbuild *b, int depth)
 {
 	uint8_t bytes[40];
-	struct nlattr *a;
 	uint16_t type;
 	size_t start;
 	uint32_t v;
@@ -592,11 +783,9 @@ static void gen_attrs(struct rng *r, const struct fuzz_model *m,
 			break;
 		case 3:
 			if (depth > 0) {
-				start = b->len;
-				a = attr_put(b, type | NLA_F_NESTED, NULL, 0);
+				start = nest_start(b, type);
 				gen_attrs(r, m, b, depth - 1);
-				if (a)
-					a->nla_len = b->len - start;
+				nest_end(b, start);
 				break;
 			}
 			/* fall through */
@@ -767,30 +956,48 @@ static bool check_u64(struct worker *w, const struct nlattr *a, uint64_t *v)
 }
 
 /*
+ * The attributes in [data, data + len), rem the bytes from a on; the body
+ * checks that each fits before the next is looked at.
+ */
+#define for_each_attr(a, data, len, rem)				\
+	for ((a) = (const void *)(data), (rem) = (len);			\
+	     (rem) >= NLA_HDRLEN;					\
+	     (rem) -= NLA_ALIGN((a)->nla_len) < (rem) ?			\
+		      NLA_ALIGN((a)->nla_len) : (rem),			\
+	     (a) = (const void *)((const uint8_t *)(a) +		\
+				  NLA_ALIGN((a)->nla_len)))
+
+/*
  * Walks the attributes in [data, data + len): each must fit; tb[type]
  * gets the last of each type up to max. Returns false on a malformed one.
  */
 static bool parse(struct worker *w, const void *data, size_t len,
 		  const struct nlattr **tb, unsigned int max)
 {
-	const struct nlattr *a = data;
+	const struct nlattr *a;
 	unsigned int type;
+	size_t rem;
 
 	memset(tb, 0, (max + 1) * sizeof(*tb));
-	while (len >= NLA_HDRLEN) {
-		if (a->nla_len < NLA_HDRLEN || a->nla_len > len)
+	for_each_attr(a, data, len, rem) {
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > rem)
 			return fuzz_fail(w, "attribute of length %u in %zu bytes",
-					 a->nla_len, len);
+					 a->nla_len, rem);
 		type = a->nla_type & NLA_TYPE_MASK;
 		if (type <= max)
 			tb[type] = a;
-		len -= NLA_ALIGN(a->nla_len) < len ? NLA_ALIGN(a->nla_len) :
-						     len;
-		a = (const void *)((const uint8_t *)a + NLA_ALIGN(a->nla_len));
 	}
-	if (len)
-		return fuzz_fail(w, "%zu bytes after the attributes", len);
+	if (rem)
+		return fuzz_fail(w, "%zu bytes after the attributes", rem);
 	return true;
+}
+
+/* The attributes of a nest, parsed as parse() does. */
+static bool parse_nest(struct worker *w, const struct nlattr *nest,
+		       const struct nlattr **tb, unsigned int max)
+{
+	return parse(w, (const uint8_t *)nest + NLA_HDRLEN,
+		     nest->nla_len - NLA_HDRLEN, tb, max);
 }
 
 static bool check_stats(struct worker *w, const struct nlattr *nest)
@@ -801,8 +1008,7 @@ static bool check_stats(struct worker *w, const struct nlattr *nest)
 
 	if (!nest)
 		return fuzz_fail(w, "no stats");
-	if (!parse(w, (const uint8_t *)nest + NLA_HDRLEN,
-		   nest->nla_len - NLA_HDRLEN, tb, UBFAB_A_STATS_MAX))
+	if (!parse_nest(w, nest, tb, UBFAB_A_STATS_MAX))
 		return false;
 	for (i = UBFAB_A_STATS_TX_BYTES; i <= UBFAB_A_STATS_ERRORS; i++) {
 		if (!tb[i] || !check_u64(w, tb[i], &v))
@@ -830,6 +1036,30 @@ static bool get_u32(struct worker *w, const struct nlattr *a,
 	return check_u32(w, a, v);
 }
 
+static bool get_u64(struct worker *w, const struct nlattr *a,
+		    const char *what, uint64_t *v)
+{
+	if (!a)
+		return fuzz_fail(w, "reply without %s", what);
+	return check_u64(w, a, v);
+}
+
+/* A string attribute: its bytes, the last of them its only NUL. */
+static bool get_str(struct worker *w, const struct nlattr *a,
+		    const char *what, const char **s)
+{
+	size_t len;
+
+	if (!a)
+		return fuzz_fail(w, "reply without %s", what);
+	len = a->nla_len - NLA_HDRLEN;
+	*s = (const char *)a + NLA_HDRLEN;
+	if (!len || strnlen(*s, len) != len - 1)
+		return fuzz_fail(w, "%s is %zu bytes, not a string", what,
+				 len);
+	return true;
+}
+
 static bool check_fabric(struct worker *w, const void *data, size_t len)
 {
 	const struct ubfab_fabric_info *f = &w->model->fabric;
@@ -844,6 +1074,7 @@ static bool check_fabric(struct worker *w, const void *data, size_t len)
 		{ UBFAB_A_FABRIC_NPUS, "npus", f->npus },
 		{ UBFAB_A_FABRIC_CPUS, "cpus", f->cpus },
 	};
+	const char *profile;
 	uint64_t v64 = 0;
 	uint32_t v = 0;
 	unsigned int i;
@@ -855,12 +1086,9 @@ static bool check_fabric(struct worker *w, const void *data, size_t len)
 		    !same(w, u32s[i].name, v, u32s[i].want))
 			return false;
 	}
-	if (!tb[UBFAB_A_FABRIC_PROFILE] ||
-	    strnlen((const char *)tb[UBFAB_A_FABRIC_PROFILE] + NLA_HDRLEN,
-		    tb[UBFAB_A_FABRIC_PROFILE]->nla_len - NLA_HDRLEN) !=
-	    strlen(f->profile) ||
-	    strcmp((const char *)tb[UBFAB_A_FABRIC_PROFILE] + NLA_HDRLEN,
-		   f->profile))
+	if (!get_str(w, tb[UBFAB_A_FABRIC_PROFILE], "profile", &profile))
+		return false;
+	if (strcmp(profile, f->profile))
 		return fuzz_fail(w, "fabric profile differs from \"%s\"",
 				 f->profile);
 	return tb[UBFAB_A_FABRIC_NPU_MEM] && tb[UBFAB_A_FABRIC_CPU_MEM] &&
@@ -891,10 +1119,9 @@ static bool check_entity(struct worker *w, const void *data, size_t len,
 	e = &w->model->entities[o->eid];
 	npu = e->kind == UBFAB_ENTITY_NPU;
 	o->pos = o->eid;
-	name = tb[UBFAB_A_ENTITY_NAME] ?
-	       (const char *)tb[UBFAB_A_ENTITY_NAME] + NLA_HDRLEN : NULL;
-	if (!name || tb[UBFAB_A_ENTITY_NAME]->nla_len != NLA_HDRLEN +
-	    strlen(e->name) + 1 || strcmp(name, e->name))
+	if (!get_str(w, tb[UBFAB_A_ENTITY_NAME], "name", &name))
+		return false;
+	if (strcmp(name, e->name))
 		return fuzz_fail(w, "EID %u is not named %s", o->eid, e->name);
 	if (!get_u32(w, tb[UBFAB_A_ENTITY_KIND], "kind", &v) ||
 	    !same(w, "kind", v, e->kind) ||
@@ -998,6 +1225,82 @@ static bool check_seg(struct worker *w, const void *data, size_t len,
 	return true;
 }
 
+/*
+ * The i-th parameter nest of a model reply: parameter i of the model as
+ * loaded (the kernel's table: name, unit, range and default), its value
+ * and default within its range; at_default gets whether the value is the
+ * default.
+ */
+static bool check_param(struct worker *w, const struct nlattr *nest,
+			size_t i, bool *at_default)
+{
+	const struct ubfab_model *m = w->model->params;
+	const struct ubfab_model_param *p = &m->params[i];
+	const struct nlattr *tb[UBFAB_A_PARAM_MAX + 1];
+	uint64_t value = 0, min = 0, max = 0, def = 0;
+	const char *name, *unit;
+
+	if (i >= m->nparams)
+		return fuzz_fail(w, "model reply with more than %zu parameters",
+				 m->nparams);
+	if (!(nest->nla_type & NLA_F_NESTED))
+		return fuzz_fail(w, "model parameter %zu is not a nest", i);
+	if (!parse_nest(w, nest, tb, UBFAB_A_PARAM_MAX) ||
+	    !get_str(w, tb[UBFAB_A_PARAM_NAME], "parameter name", &name) ||
+	    !get_str(w, tb[UBFAB_A_PARAM_UNIT], "parameter unit", &unit) ||
+	    !get_u64(w, tb[UBFAB_A_PARAM_VALUE], "parameter value", &value) ||
+	    !get_u64(w, tb[UBFAB_A_PARAM_MINIMUM], "parameter minimum", &min) ||
+	    !get_u64(w, tb[UBFAB_A_PARAM_MAXIMUM], "parameter maximum", &max) ||
+	    !get_u64(w, tb[UBFAB_A_PARAM_DEFAULT], "parameter default", &def))
+		return false;
+	if (strcmp(name, p->name) || strcmp(unit, p->unit))
+		return fuzz_fail(w, "model parameter %zu is %s in %s, not %s in %s",
+				 i, name, unit, p->name, p->unit);
+	if (value < min || value > max || def < min || def > max)
+		return fuzz_fail(w, "%s: value %llu, default %llu, range %llu..%llu",
+				 name, (unsigned long long)value,
+				 (unsigned long long)def,
+				 (unsigned long long)min,
+				 (unsigned long long)max);
+	*at_default = value == def;
+	return same(w, "minimum", min, p->minimum) &&
+	       same(w, "maximum", max, p->maximum) &&
+	       same(w, "default", def, p->default_value);
+}
+
+/*
+ * A model reply: every parameter of the model as loaded, in order, and
+ * the profile "cm384" exactly when each has its default value, else
+ * "custom".
+ */
+static bool check_model(struct worker *w, const void *data, size_t len)
+{
+	const struct nlattr *tb[UBFAB_A_MODEL_MAX + 1];
+	bool at_default = true, all_default = true;
+	const struct nlattr *a;
+	const char *profile;
+	size_t rem, n = 0;
+
+	if (!parse(w, data, len, tb, UBFAB_A_MODEL_MAX) ||
+	    !get_str(w, tb[UBFAB_A_MODEL_PROFILE], "profile", &profile))
+		return false;
+	for_each_attr(a, data, len, rem) {
+		if ((a->nla_type & NLA_TYPE_MASK) != UBFAB_A_MODEL_PARAM)
+			continue;
+		if (!check_param(w, a, n++, &at_default))
+			return false;
+		all_default &= at_default;
+	}
+	if (n != w->model->params->nparams)
+		return fuzz_fail(w, "model reply with %zu parameters, not %zu",
+				 n, w->model->params->nparams);
+	if (strcmp(profile, all_default ? "cm384" : "custom"))
+		return fuzz_fail(w, "model profile \"%s\" while %s", profile,
+				 all_default ? "every parameter has its default" :
+					       "a parameter differs from its default");
+	return true;
+}
+
 /* Checks a reply's object; o gets what it names. */
 static bool check_object(struct worker *w, uint8_t cmd, const void *data,
 			 size_t len, struct object *o)
@@ -1014,6 +1317,9 @@ static bool check_object(struct worker *w, uint8_t cmd, const void *data,
 		return check_plane(w, data, len, o);
 	case UBFAB_CMD_SEG_GET:
 		return check_seg(w, data, len, o);
+	case UBFAB_CMD_MODEL_GET:
+		o->pos = 0;
+		return check_model(w, data, len);
 	default:
 		return fuzz_fail(w, "reply with command %u", cmd);
 	}
@@ -1074,8 +1380,10 @@ static bool check_tlvs(struct worker *w, const struct nlmsghdr *nlh,
 }
 
 /*
- * The errors the family documents, and what the core adds: ERANGE is the
- * policy validator's (lib/nlattr.c) for a NUL_STRING attribute, such as
+ * The errors the family documents, one set for every command (ENOENT and
+ * ERANGE are MODEL_SET's: an unknown profile or parameter name, a value
+ * out of range), and what the core adds: ERANGE is also the policy
+ * validator's (lib/nlattr.c) for a NUL_STRING attribute, such as
  * UBFAB_A_ENTITY_NAME, that has its NUL within the policy's length but
  * more bytes after it than the length allows (6.1 and 6.12 alike).
  */

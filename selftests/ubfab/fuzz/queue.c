@@ -151,7 +151,8 @@ static void queue_create_build(struct worker *w, const struct slot *s,
 	SET(set, FUZZ_OK, ENOMEM, EMFILE);
 	switch (op->a[3] % 20) {
 	case 10:
-		a->flags |= 4U << op->a[4] % 30;
+		/* a flag above the known ones, which are the low bits */
+		a->flags |= (UBFAB_QUEUE_FLAGS + 1) << op->a[4] % 29;
 		SET(set, EINVAL);
 		break;
 	case 11:

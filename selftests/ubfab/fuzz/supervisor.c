@@ -51,6 +51,26 @@ static int add_entity(const struct ubfab_entity_info *e, void *arg)
 	return 0;
 }
 
+/*
+ * The fabric model's table as the fuzzer uses it: parameters with names,
+ * each its own, and a value above each maximum (to set out of range).
+ */
+static bool params_usable(const struct ubfab_model *model)
+{
+	const struct ubfab_model_param *p = model->params;
+	size_t i, j;
+
+	for (i = 0; i < model->nparams; i++) {
+		if (!p[i].name[0] || p[i].maximum == UINT64_MAX)
+			return false;
+		for (j = 0; j < i; j++) {
+			if (!strcmp(p[i].name, p[j].name))
+				return false;
+		}
+	}
+	return model->nparams > 0;
+}
+
 /* Reads what the module was loaded as: the truth the workers check. */
 static int model_load(struct fuzz_model *m)
 {
@@ -70,10 +90,14 @@ static int model_load(struct fuzz_model *m)
 		ret = m->entities ? ubfab_entity_dump(nl, add_entity, m) :
 				    -ENOMEM;
 	}
+	if (!ret)
+		ret = ubfab_model_get(nl, &m->params);
 	ubfab_nl_close(nl);
 	if (ret)
 		return ret;
 	if (!m->nr_entities || m->nr_entities != m->fabric.npus + m->fabric.cpus)
+		return -EPROTO;
+	if (!params_usable(m->params))
 		return -EPROTO;
 	/* Device numbers follow EIDs; eid_of_rdev() relies on it. */
 	for (eid = 0; eid < m->nr_entities; eid++) {
@@ -373,6 +397,7 @@ int fuzz_run(const struct fuzz_config *cfg)
 		fuzz_say(cfg, "# fuzz: cannot load ubfab.ko (%s) and read it back: %s",
 			 cfg->params, fuzz_errname(-ret));
 		free(m.entities);
+		ubfab_model_free(m.params);
 		return ret;
 	}
 	kmsg = kmsg_open();
@@ -427,6 +452,7 @@ free_run:
 	if (kmsg >= 0)
 		close(kmsg);
 	free(m.entities);
+	ubfab_model_free(m.params);
 	if (ret)
 		return ret;
 	return ok ? 0 : 1;

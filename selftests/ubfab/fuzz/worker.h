@@ -34,6 +34,7 @@ struct fuzz_model {
 	struct ubfab_entity_info *entities;	/* by EID */
 	dev_t devt0;				/* device number of EID 0 */
 	int family;				/* generic netlink family id */
+	struct ubfab_model *params;		/* the fabric model's table */
 };
 
 #define PAGE		4096UL

@@ -3,23 +3,32 @@
  * A stand-in libubfab.so.1 for testing ubctl on a host without ubfab.ko.
  * It answers the public API from a made-up fabric instead of netlink:
  * UBFAB_FAKE_PROFILE=small (default) or cm384 picks the shape, =none acts
- * as if the module were not loaded. Port npu5/plane 3 is down, counters
- * are made-up, and asking for plane 100 or above fails with -EINVAL and an
- * extended-ack message, to exercise ubctl's error paths. The small fabric
- * has three segments (two of npu0, one of cpu1) and npu5 two refused
- * imports; cm384 plays an older module, which reports neither auth
- * failures nor segments nor events.
+ * as if the module were not loaded. Port npu5/plane 3 is down at a
+ * quarter of the bandwidth, port npu5/plane 4 has added latency and link
+ * errors, counters are made-up, and asking for plane 100 or above fails
+ * with -EINVAL and an extended-ack message, to exercise ubctl's error
+ * paths. The small fabric has three segments (two of npu0, one of cpu1)
+ * and npu5 two refused imports; cm384 plays an older module, which
+ * reports neither auth failures nor fault knobs nor segments nor events
+ * nor a model. The model has four parameters of the real table, at their
+ * defaults (profile cm384).
  *
  * The set and reset calls change nothing: they check their arguments as
- * the kernel does, fail with -EPERM (no extack message) when
+ * the kernel does (a model set's unknown profile or name, and a model
+ * parameter or a port's knob out of range, with an extack message; the
+ * older module refuses knobs), fail with -EPERM (no extack message) when
  * UBFAB_FAKE_EPERM is set, and append a line per call ("port_set EID
- * PLANE STATE", "plane_set ID STATE", "reset EID") to the file
- * UBFAB_FAKE_LOG names. A subscribed session has a pipe for its socket,
- * holding one byte per event of a fixed script: npu5's port into plane 3
- * down, events lost (-ENOBUFS), plane 2 down, cpu1 reset, the port of
- * an unknown EID 99 into plane 0 up; then no event comes again.
+ * PLANE NAME=VALUE...", NAME state, bw, delay or errors; "plane_set ID
+ * STATE", "reset EID", "model_set PROFILE NAME=VALUE...", PROFILE "-" for
+ * none) to the file UBFAB_FAKE_LOG names. A subscribed session has a pipe
+ * for its socket, holding one byte per event of a fixed script: npu5's
+ * port into plane 3 down, events lost (-ENOBUFS), plane 2 down, cpu1
+ * reset, the port of an unknown EID 99 into plane 0 up, npu5's port into
+ * plane 4 with added latency and link errors, the model with hop-ps at
+ * 250000 (profile custom); then no event comes again.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +40,12 @@
 #define GIB		(1ULL << 30)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* ubctl binds to the 1.1 versions of the entity calls (lib/topo.c). */
+/*
+ * ubctl binds to the 1.1 versions of the entity calls and the 1.4
+ * versions of the port calls and of ubfab_nl_event_read (lib/topo.c).
+ */
 #define VERSION_1_1(sym)	__attribute__((symver(#sym "@@UBFAB_1.1")))
+#define VERSION_1_4(sym)	__attribute__((symver(#sym "@@UBFAB_1.4")))
 
 static const struct ubfab_fabric_info shapes[] = {
 	{
@@ -180,8 +193,9 @@ int fake_entity_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg)
 	return 0;
 }
 
-int ubfab_port_get(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
-		   struct ubfab_port_info *p)
+VERSION_1_4(ubfab_port_get)
+int fake_port_get(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+		  struct ubfab_port_info *p)
 {
 	uint64_t ops = (eid % 5) * 1000 + plane;
 
@@ -196,12 +210,22 @@ int ubfab_port_get(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
 			.tx_bytes = ops * 512, .rx_bytes = ops * 256,
 			.tx_ops = ops, .rx_ops = ops / 2, .errors = eid == 5,
 		},
+		.bw_permille = eid == 5 && plane == 3 ? 250 :
+							UBFAB_PORT_BW_FULL,
+		.delay_ps = eid == 5 && plane == 4 ? 1500000 : 0,
+		.error_ppm = eid == 5 && plane == 4 ? 100 : 0,
 	};
+	if (old_module(nl)) {
+		p->bw_permille = UBFAB_FIELD_NONE;
+		p->delay_ps = UBFAB_COUNT_NONE;
+		p->error_ppm = UBFAB_FIELD_NONE;
+	}
 	return 0;
 }
 
-int ubfab_port_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_port_cb cb,
-		    void *arg)
+VERSION_1_4(ubfab_port_dump)
+int fake_port_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_port_cb cb,
+		   void *arg)
 {
 	struct ubfab_port_info p;
 	uint32_t e, plane;
@@ -211,7 +235,7 @@ int ubfab_port_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_port_cb cb,
 		return -ENODEV;
 	for (e = 0; e < entities(nl); e++) {
 		for (plane = 0; eid == UBFAB_EID_ANY || e == eid; plane++) {
-			if (ubfab_port_get(nl, e, plane, &p))
+			if (fake_port_get(nl, e, plane, &p))
 				break;
 			ret = cb(&p, arg);
 			if (ret)
@@ -239,7 +263,7 @@ int ubfab_plane_get(struct ubfab_nl *nl, uint32_t id,
 		.l1_switches = nl->f->nodes, .l2_switches = nl->f->l2_per_plane,
 	};
 	for (eid = 0; eid < entities(nl); eid++) {
-		ubfab_port_get(nl, eid, id, &p);
+		fake_port_get(nl, eid, id, &p);
 		out->ports++;
 		out->ports_up += p.state == UBFAB_STATE_UP;
 		out->stats.tx_bytes += p.stats.tx_bytes;
@@ -287,9 +311,11 @@ int ubfab_seg_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_seg_cb cb,
 }
 
 /* Log a call to $UBFAB_FAKE_LOG; -EPERM if $UBFAB_FAKE_EPERM is set. */
-static int admin_call(const char *fmt, uint32_t a, uint32_t b, uint32_t c)
+__attribute__((format(printf, 1, 2)))
+static int admin_call(const char *fmt, ...)
 {
 	const char *path = getenv("UBFAB_FAKE_LOG");
+	va_list ap;
 	FILE *f;
 
 	if (getenv("UBFAB_FAKE_EPERM"))
@@ -299,18 +325,54 @@ static int admin_call(const char *fmt, uint32_t a, uint32_t b, uint32_t c)
 	f = fopen(path, "a");
 	if (!f)
 		return -errno;
-	fprintf(f, fmt, a, b, c);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
 	return fclose(f) ? -errno : 0;
 }
 
-int ubfab_port_set_state(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
-			 uint32_t state)
+int ubfab_port_set_faults(struct ubfab_nl *nl, uint32_t eid, uint32_t plane,
+			  const struct ubfab_port_faults *f)
 {
+	const struct {
+		uint32_t bit;
+		const char *name;
+		uint64_t value, min, max;
+	} members[] = {
+		{ UBFAB_PORT_FAULT_STATE, "state", f->state, 0, 1 },
+		{ UBFAB_PORT_FAULT_BW, "bw", f->bw_permille, 1, 1000 },
+		{ UBFAB_PORT_FAULT_DELAY, "delay", f->delay_ps, 0,
+		  1000000000000ULL },
+		{ UBFAB_PORT_FAULT_ERRORS, "errors", f->error_ppm, 0, 1000000 },
+	};
+	char line[256] = "";
+	size_t i, len = 0;
+
 	if (eid >= entities(nl) || plane >= nl->f->planes)
 		return -ENODEV;
-	if (state != UBFAB_STATE_UP && state != UBFAB_STATE_DOWN)
+	if (!f->mask || ((f->mask & UBFAB_PORT_FAULT_STATE) &&
+			 f->state != UBFAB_STATE_UP &&
+			 f->state != UBFAB_STATE_DOWN))
 		return -EINVAL;
-	return admin_call("port_set %u %u %u\n", eid, plane, state);
+	if (old_module(nl) && (f->mask & ~UBFAB_PORT_FAULT_STATE)) {
+		snprintf(nl->errmsg, sizeof(nl->errmsg),
+			 "Unknown attribute type");
+		return -EINVAL;
+	}
+	for (i = 0; i < ARRAY_SIZE(members); i++) {
+		if (!(f->mask & members[i].bit))
+			continue;
+		if (members[i].value < members[i].min ||
+		    members[i].value > members[i].max) {
+			snprintf(nl->errmsg, sizeof(nl->errmsg),
+				 "value out of range");
+			return -ERANGE;
+		}
+		len += snprintf(line + len, sizeof(line) - len, " %s=%llu",
+				members[i].name,
+				(unsigned long long)members[i].value);
+	}
+	return admin_call("port_set %u %u%s\n", eid, plane, line);
 }
 
 int ubfab_plane_set_state(struct ubfab_nl *nl, uint32_t id, uint32_t state)
@@ -319,14 +381,87 @@ int ubfab_plane_set_state(struct ubfab_nl *nl, uint32_t id, uint32_t state)
 		return -ENODEV;
 	if (state != UBFAB_STATE_UP && state != UBFAB_STATE_DOWN)
 		return -EINVAL;
-	return admin_call("plane_set %u %u\n", id, state, 0);
+	return admin_call("plane_set %u %u\n", id, state);
 }
 
 int ubfab_entity_reset(struct ubfab_nl *nl, uint32_t eid)
 {
 	if (eid >= entities(nl))
 		return -ENODEV;
-	return admin_call("reset %u\n", eid, 0, 0);
+	return admin_call("reset %u\n", eid);
+}
+
+/* The model's parameters, at their cm384 values. */
+static struct ubfab_model_param params[] = {
+	{ .name = "issue-ps", .unit = "ps", .value = 200000,
+	  .maximum = 1000000000000ULL, .default_value = 200000 },
+	{ .name = "hop-ps", .unit = "ps", .value = 187500,
+	  .maximum = 1000000000000ULL, .default_value = 187500 },
+	{ .name = "link-mbps", .unit = "MB/s", .value = 28000, .minimum = 1,
+	  .maximum = 1000000000, .default_value = 28000 },
+	{ .name = "eff-write-npu-permille", .unit = "permille", .value = 699,
+	  .minimum = 1, .maximum = 1000, .default_value = 699 },
+};
+
+static const struct ubfab_model cm384 = {
+	.profile = "cm384", .nparams = ARRAY_SIZE(params), .params = params,
+};
+
+/* The model as the library allocates it, with hop-ps at @hop. */
+static struct ubfab_model *model_new(const char *profile, uint64_t hop)
+{
+	struct ubfab_model *m = malloc(sizeof(*m) + sizeof(params));
+
+	if (!m)
+		return NULL;
+	snprintf(m->profile, sizeof(m->profile), "%s", profile);
+	m->nparams = ARRAY_SIZE(params);
+	m->params = (struct ubfab_model_param *)(m + 1);
+	memcpy(m->params, params, sizeof(params));
+	m->params[1].value = hop;
+	return m;
+}
+
+int ubfab_model_get(struct ubfab_nl *nl, struct ubfab_model **modelp)
+{
+	if (old_module(nl))
+		return -EOPNOTSUPP;
+	*modelp = model_new("cm384", params[1].default_value);
+	return *modelp ? 0 : -ENOMEM;
+}
+
+int ubfab_model_set(struct ubfab_nl *nl, const char *profile,
+		    const struct ubfab_model_value *values, size_t n)
+{
+	const struct ubfab_model_param *p;
+	char line[1024] = "";
+	size_t i, len = 0;
+
+	if (old_module(nl))
+		return -EOPNOTSUPP;
+	if (profile && strcmp(profile, "cm384")) {
+		snprintf(nl->errmsg, sizeof(nl->errmsg), "unknown profile");
+		return -ENOENT;
+	}
+	for (i = 0; i < n; i++) {
+		p = ubfab_model_find(&cm384, values[i].name);
+		if (!p) {
+			snprintf(nl->errmsg, sizeof(nl->errmsg),
+				 "unknown parameter");
+			return -ENOENT;
+		}
+		if (values[i].value < p->minimum ||
+		    values[i].value > p->maximum) {
+			snprintf(nl->errmsg, sizeof(nl->errmsg),
+				 "value out of the parameter's range");
+			return -ERANGE;
+		}
+		len += snprintf(line + len, sizeof(line) - len, " %s=%llu",
+				p->name, (unsigned long long)values[i].value);
+		if (len >= sizeof(line))
+			return -E2BIG;
+	}
+	return admin_call("model_set %s%s\n", profile ? profile : "-", line);
 }
 
 /* The events of a subscribed session: an event, or an error to return. */
@@ -335,7 +470,8 @@ static const struct {
 	struct ubfab_nl_event ev;
 } script[] = {
 	{ .ev = { .cmd = UBFAB_CMD_PORT_NTF,
-		  .port = { .eid = 5, .plane = 3, .state = UBFAB_STATE_DOWN } } },
+		  .port = { .eid = 5, .plane = 3, .state = UBFAB_STATE_DOWN,
+			    .bw_permille = 250 } } },
 	{ .err = -ENOBUFS },
 	{ .ev = { .cmd = UBFAB_CMD_PLANE_NTF,
 		  .plane = { .id = 2, .state = UBFAB_STATE_DOWN, .ports = 40,
@@ -344,7 +480,13 @@ static const struct {
 		  .entity = { .eid = 33, .name = "cpu1",
 			      .kind = UBFAB_ENTITY_CPU } } },
 	{ .ev = { .cmd = UBFAB_CMD_PORT_NTF,
-		  .port = { .eid = 99, .plane = 0, .state = UBFAB_STATE_UP } } },
+		  .port = { .eid = 99, .plane = 0, .state = UBFAB_STATE_UP,
+			    .bw_permille = UBFAB_PORT_BW_FULL } } },
+	{ .ev = { .cmd = UBFAB_CMD_PORT_NTF,
+		  .port = { .eid = 5, .plane = 4, .state = UBFAB_STATE_UP,
+			    .bw_permille = UBFAB_PORT_BW_FULL,
+			    .delay_ps = 1500000, .error_ppm = 100 } } },
+	{ .ev = { .cmd = UBFAB_CMD_MODEL_NTF } },
 };
 
 int ubfab_nl_subscribe(struct ubfab_nl *nl)
@@ -367,7 +509,8 @@ int ubfab_nl_fd(const struct ubfab_nl *nl)
 	return nl->events[0];
 }
 
-int ubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
+VERSION_1_4(ubfab_nl_event_read)
+int fake_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
 {
 	ssize_t n;
 	char byte;
@@ -378,5 +521,10 @@ int ubfab_nl_event_read(struct ubfab_nl *nl, struct ubfab_nl_event *ev)
 	if (!n)
 		return -EIO;
 	*ev = script[nl->next].ev;
+	if (ev->cmd == UBFAB_CMD_MODEL_NTF) {
+		ev->model = model_new("custom", 250000);
+		if (!ev->model)
+			return -ENOMEM;
+	}
 	return script[nl->next++].err;
 }

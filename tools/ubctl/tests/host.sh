@@ -82,7 +82,8 @@ run "$ubctl" --help
 if [ "$rc" -eq 0 ] && grep -q "ubctl topo" "$tmp/out" &&
    grep -q "ubctl entity" "$tmp/out" && grep -q "ubctl port" "$tmp/out" &&
    grep -q "ubctl plane" "$tmp/out" && grep -q "ubctl seg" "$tmp/out" &&
-   grep -q "ubctl stats" "$tmp/out" && grep -q "ubctl monitor" "$tmp/out"; then
+   grep -q "ubctl stats" "$tmp/out" && grep -q "ubctl model" "$tmp/out" &&
+   grep -q "ubctl monitor" "$tmp/out"; then
 	ok "--help exits 0 and describes every object"
 else
 	not_ok "--help exits 0 and describes every object" \
@@ -109,21 +110,25 @@ expect 2 'invalid eid "x"' "bad number exits 2" "$ubctl" topo show eid x
 expect 2 'unexpected argument "more"' "extra argument exits 2" \
 	"$ubctl" plane show 1 more
 expect_out "port help shows set" \
-	"ubctl port set ENTITY plane N state STATE" "$ubctl" port help
+	"ubctl port set ENTITY plane N [state STATE] [bw PERMILLE] [delay PS]" \
+	"$ubctl" port help
 expect_out "plane help shows set" "ubctl plane set N state STATE" \
 	"$ubctl" plane help
 expect_out "entity help shows reset" "ubctl entity reset ENTITY" \
 	"$ubctl" entity help
 expect_out "stats help shows its selections" \
 	"ubctl stats [show] port [ENTITY] [plane N]" "$ubctl" stats help
-expect_out "monitor help says how it ends" "SIGTERM), then exits 0" \
-	"$ubctl" monitor h
+expect_out "monitor help says how it ends" "SIGTERM)," "$ubctl" monitor h
+expect_out "model help shows set" \
+	"ubctl model set [profile PROFILE] [NAME VALUE]..." "$ubctl" model help
+expect 2 'ambiguous object "mo" (model, monitor)' "mo is ambiguous" \
+	"$ubctl" mo
 # usage errors: before the module is looked for (it is not loaded here)
 expect 2 "missing ENTITY" "port set without ENTITY exits 2" "$ubctl" port set
 expect 2 'missing "plane N"' "port set without plane exits 2" \
 	"$ubctl" port set npu3 state down
-expect 2 'missing "state STATE"' "port set without state exits 2" \
-	"$ubctl" port set npu3 plane 1
+expect 2 'missing "state STATE" or a fault knob (bw, delay, errors)' \
+	"port set without state or knob exits 2" "$ubctl" port set npu3 plane 1
 expect 2 'missing STATE (up or down) after "state"' \
 	"port set with state last and no value exits 2" \
 	"$ubctl" port set npu3 plane 1 state
@@ -135,6 +140,21 @@ expect 2 'unknown keyword "speed"' "port set with an unknown keyword exits 2" \
 	"$ubctl" port set npu3 speed 1
 expect 2 'invalid plane "x"' "port set with a bad plane exits 2" \
 	"$ubctl" port set npu3 plane x state up
+expect 2 'missing number after "bw"' "port set with bw last and no value exits 2" \
+	"$ubctl" port set npu3 plane 1 bw
+expect 2 'invalid delay "1.5"' "port set delay not an integer exits 2" \
+	"$ubctl" port set npu3 plane 1 delay 1.5
+expect 2 'invalid errors "-1"' "port set negative errors exits 2" \
+	"$ubctl" port set npu3 plane 1 errors -1
+expect 2 'invalid bw "4294967296"' "port set bw over 32 bits exits 2" \
+	"$ubctl" port set npu3 plane 1 bw 4294967296
+expect 2 'invalid delay "18446744073709551616"' \
+	"port set delay over 64 bits exits 2" \
+	"$ubctl" port set npu3 plane 1 delay 18446744073709551616
+expect 2 '"bw" given twice' "port set with bw twice exits 2" \
+	"$ubctl" port set npu3 plane 1 bw 500 state up b 600
+expect 2 '"state" given twice' "port set with state twice exits 2" \
+	"$ubctl" port set npu3 plane 1 state up errors 1 state down
 expect 2 "missing plane number" "plane set without N exits 2" \
 	"$ubctl" plane set
 expect 2 'missing "state STATE"' "plane set without state exits 2" \
@@ -153,6 +173,27 @@ expect 2 'unexpected argument "9"' "stats plane with two numbers exits 2" \
 	"$ubctl" stats plane 1 9
 expect 2 'unknown command "link"' "monitor takes no arguments" \
 	"$ubctl" monitor link
+expect 2 'missing "profile PROFILE" or NAME VALUE' \
+	"model set without arguments exits 2" "$ubctl" model set
+expect 2 'missing PROFILE after "profile"' "model set profile alone exits 2" \
+	"$ubctl" model set profile
+expect 2 'missing VALUE after "hop-ps"' "model set NAME alone exits 2" \
+	"$ubctl" model set profile cm384 hop-ps
+expect 2 'invalid value "25e4" for hop-ps' "model set VALUE not an integer exits 2" \
+	"$ubctl" model set hop-ps 25e4
+expect 2 'invalid value "-1" for hop-ps' "model set a negative VALUE exits 2" \
+	"$ubctl" model set hop-ps -1
+expect 2 'invalid value "18446744073709551616" for hop-ps' \
+	"model set a VALUE over 64 bits exits 2" \
+	"$ubctl" model set hop-ps 18446744073709551616
+expect 2 '"hop-ps" given twice' "model set NAME twice exits 2" \
+	"$ubctl" model set hop-ps 1 dma-ps 2 hop-ps 3
+expect 2 '"profile PROFILE" must come first' "model set profile last exits 2" \
+	"$ubctl" model set hop-ps 1 profile cm384
+expect 2 '"profile" given twice' "model set profile twice exits 2" \
+	"$ubctl" model set profile cm384 profile cm384
+expect 2 'unexpected argument "hop-ps"' "model show takes no arguments" \
+	"$ubctl" model show hop-ps
 
 # The real library, without the module
 
@@ -169,7 +210,12 @@ expect 1 "$notloaded" "usage is checked before the module" \
 	"$ubctl" entity show npu0
 expect 1 "$notloaded" "port set without the module exits 1" \
 	"$ubctl" port set npu0 plane 0 state down
+expect 1 "$notloaded" "port set of a knob without the module exits 1" \
+	"$ubctl" port set npu0 plane 0 delay 1000
 expect 1 "$notloaded" "monitor without the module exits 1" "$ubctl" monitor
+expect 1 "$notloaded" "model show without the module exits 1" "$ubctl" model
+expect 1 "$notloaded" "model set without the module exits 1" \
+	"$ubctl" model set hop-ps 1
 
 # Test helpers: the test of the tools' JSON writer (tools/common, on the
 # kselftest harness tools/deps.sh fetched) and the stand-in library
@@ -189,7 +235,8 @@ else
 	not_ok "JSON writer: styles, numbers and string escaping" "$(cat "$tmp/out")"
 fi
 
-# ubctl against the stand-in library (small profile, npu5 plane 3 down)
+# ubctl against the stand-in library (small profile, npu5 plane 3 down at a
+# quarter of the bandwidth, npu5 plane 4 with added latency and errors)
 
 fake() { LD_LIBRARY_PATH=$helpers/fake "$ubctl" "$@"; }
 
@@ -200,8 +247,21 @@ expect_out "topo: memory in human units" "64GiB HBM each, 2TiB in all" \
 	fake topo
 expect_out "topo show: an entity's place" \
 	"npu5: eid 5, NPU die 1 of chip 2 in node 0" fake topo show npu5
-expect_out "port show ENTITY plane N: one port" \
-	"npu5 plane 3: state down" fake port show npu5 plane 3
+expect_out "port show ENTITY plane N: one port, knobs off their defaults" \
+	"npu5 plane 3: state down bw_permille 250 tx_bytes 1536 " \
+	fake port show npu5 plane 3
+expect_out "port show: each knob off its default" \
+	"npu5 plane 4: state up delay_ps 1500000 error_ppm 100 tx_bytes 2048 " \
+	fake port show npu5
+expect_out "port show: no knobs at their defaults" \
+	"npu5 plane 2: state up tx_bytes 1024 " fake port show npu5
+expect_out "topo show: the ports' knobs off their defaults" \
+	"    plane 4: state up delay_ps 1500000 error_ppm 100 tx_bytes 2048 " \
+	fake topo show npu5
+expect_out "port show: no knobs from an older module" \
+	"npu5 plane 3: state down tx_bytes 1536 " \
+	env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" port show npu5 plane 3
 expect_out "entity show eid N" \
 	"cpu1: eid 33 kind cpu node 0 socket 1 dram 256GiB ports 7" \
 	fake entity show eid 33
@@ -250,21 +310,46 @@ export UBFAB_FAKE_LOG="$tmp/calls"
 : >"$tmp/calls"
 quiet=true
 for args in "port set eid 5 state d plane 3" "pl se 2 st up" \
-	    "entity reset cpu1"; do
+	    "entity reset cpu1" \
+	    "port set npu5 plane 4 d 1000000000000 e 0 bw 1" \
+	    "po se npu1 pl 0 errors 1000000 state up"; do
 	# shellcheck disable=SC2086 # $args is a word list
 	run fake $args
 	{ [ "$rc" -eq 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; } ||
 		quiet=false
 done
-if $quiet && [ "$(cat "$tmp/calls")" = "port_set 5 3 0
+if $quiet && [ "$(cat "$tmp/calls")" = "port_set 5 3 state=0
 plane_set 2 1
-reset 33" ]; then
+reset 33
+port_set 5 4 bw=1 delay=1000000000000 errors=0
+port_set 1 0 state=1 errors=1000000" ]; then
 	ok "port set, plane set, entity reset: the right calls, silent, exit 0"
 else
 	not_ok "port set, plane set, entity reset: the right calls, silent, exit 0" \
 		"exit $rc" "calls: $(cat "$tmp/calls")" \
 		"stderr: $(head -c 300 "$tmp/err")"
 fi
+: >"$tmp/calls"
+for args in "bw 0" "bw 1001" "delay 1000000000001" "errors 1000001" \
+	    "state down bw 500 errors 1000001"; do
+	# shellcheck disable=SC2086 # $args is a word list
+	expect 1 "ubctl: npu5 plane 3: Numerical result out of range (value out of range)" \
+		"port set $args: out of range, exit 1" \
+		fake port set npu5 plane 3 $args
+done
+expect 1 "ubctl: npu5 plane 3: the loaded ubfab module has no fault knobs" \
+	"port set of a knob with an older module exits 1" \
+	env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" port set npu5 plane 3 state up bw 500
+if [ -s "$tmp/calls" ]; then
+	not_ok "port set changes nothing when it fails" \
+		"calls: $(cat "$tmp/calls")"
+else
+	ok "port set changes nothing when it fails"
+fi
+expect 0 "" "port set of the state alone with an older module exits 0" \
+	env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" port set npu5 plane 3 state up
 unset UBFAB_FAKE_LOG
 expect 1 "ubctl: npu99: no such entity" "port set of an unknown entity exits 1" \
 	fake port set npu99 plane 0 state up
@@ -281,9 +366,73 @@ expect 1 "ubctl: cpu1: $eperm" "EPERM from entity reset: exit 1, says why" \
 expect 1 "ubctl: npu5 plane 3: $eperm" "EPERM from port set: exit 1, says why" \
 	env UBFAB_FAKE_EPERM=1 LD_LIBRARY_PATH="$helpers/fake" \
 	"$ubctl" port set npu5 plane 3 state up
+expect 1 "ubctl: npu5 plane 3: $eperm" "EPERM from port set of a knob: exit 1" \
+	env UBFAB_FAKE_EPERM=1 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" port set npu5 plane 3 delay 0
 expect 1 "ubctl: plane 2: $eperm" "EPERM from plane set: exit 1, says why" \
 	env UBFAB_FAKE_EPERM=1 LD_LIBRARY_PATH="$helpers/fake" \
 	"$ubctl" plane set 2 state up
+
+# model: show, set, their errors
+
+run fake model show
+if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "profile cm384
+issue-ps: 200000 ps default 200000 ps range 0..1000000000000 ps
+hop-ps: 187500 ps default 187500 ps range 0..1000000000000 ps
+link-mbps: 28000 MB/s default 28000 MB/s range 1..1000000000 MB/s
+eff-write-npu-permille: 699 permille default 699 permille range 1..1000 permille" ]; then
+	ok "model show: the profile, then each parameter with its unit"
+else
+	not_ok "model show: the profile, then each parameter with its unit" \
+		"exit $rc" "stdout: $(head -c 300 "$tmp/out")"
+fi
+export UBFAB_FAKE_LOG="$tmp/calls"
+: >"$tmp/calls"
+quiet=true
+for args in "model set profile cm384 hop-ps 250000 link-mbps 1" \
+	    "mod se eff-write-npu-permille 1000" "model set profile cm384" \
+	    "model set hop-ps 0"; do
+	# shellcheck disable=SC2086 # $args is a word list
+	run fake $args
+	{ [ "$rc" -eq 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; } ||
+		quiet=false
+done
+if $quiet && [ "$(cat "$tmp/calls")" = "model_set cm384 hop-ps=250000 link-mbps=1
+model_set - eff-write-npu-permille=1000
+model_set cm384
+model_set - hop-ps=0" ]; then
+	ok "model set: one call with the profile and every value, silent, exit 0"
+else
+	not_ok "model set: one call with the profile and every value, silent, exit 0" \
+		"exit $rc" "calls: $(cat "$tmp/calls")" \
+		"stderr: $(head -c 300 "$tmp/err")"
+fi
+: >"$tmp/calls"
+expect 1 "ubctl: bogus-ps: no such parameter" \
+	"model set of an unknown parameter exits 1" \
+	fake model set hop-ps 1 bogus-ps 2
+expect 1 "ubctl: profile cm385: no such profile" \
+	"model set of an unknown profile exits 1" fake model set profile cm385
+expect 1 "ubctl: link-mbps: 0 MB/s out of range 1..1000000000 MB/s" \
+	"model set out of range exits 1 and names the value" \
+	fake model set hop-ps 1 link-mbps 0
+if [ -s "$tmp/calls" ]; then
+	not_ok "model set changes nothing when it fails" \
+		"calls: $(cat "$tmp/calls")"
+else
+	ok "model set changes nothing when it fails"
+fi
+unset UBFAB_FAKE_LOG
+expect 1 "ubctl: model: $eperm" "EPERM from model set: exit 1, says why" \
+	env UBFAB_FAKE_EPERM=1 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" model set hop-ps 1
+for args in "model show" "model set hop-ps 1"; do
+	# shellcheck disable=SC2086 # $args is a word list
+	expect 1 "ubctl: model: the loaded ubfab module has no model parameters" \
+		"$args with an older module exits 1" \
+		env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
+		"$ubctl" $args
+done
 
 # stats
 
@@ -308,7 +457,7 @@ expect 1 "ubctl: plane 7: no such plane" "stats plane of an unknown plane exits 
 # monitor: events as they come, until SIGINT or SIGTERM
 
 # monitor_run SIGNAL ARGS...: run "ubctl ARGS... monitor" on the fake
-# until it printed 4 lines, then send SIGNAL; status in $rc
+# until it printed 6 lines (every event), then send SIGNAL; status in $rc
 monitor_run() {
 	sig=$1
 	shift
@@ -316,7 +465,7 @@ monitor_run() {
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	i=0
-	while [ "$(wc -l <"$tmp/out")" -lt 4 ] && [ $i -lt 100 ]; do
+	while [ "$(wc -l <"$tmp/out")" -lt 6 ] && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -325,10 +474,12 @@ monitor_run() {
 	rc=$?
 }
 monitor_run TERM
-if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "port npu5 plane 3: state down
+if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "port npu5 plane 3: state down bw_permille 250
 plane 2: state down
 entity cpu1: reset
-port eid 99 plane 0: state up" ]; then
+port eid 99 plane 0: state up
+port npu5 plane 4: state up delay_ps 1500000 error_ppm 100
+model: profile custom hop-ps 250000 ps (was 187500 ps)" ]; then
 	ok "monitor: a line per event; SIGTERM ends it with 0"
 else
 	not_ok "monitor: a line per event; SIGTERM ends it with 0" "exit $rc" \
@@ -358,7 +509,8 @@ if command -v jq >/dev/null; then
 	for args in "-j topo" "-p topo" "-j topo show npu3" "-j entity show" \
 		    "-j port show" "-p port show cpu0" "-j plane show" \
 		    "-j plane show 0" "-j seg show" "-p seg show npu0" \
-		    "-j stats" "-p stats plane 1" "-j stats port cpu0"; do
+		    "-j stats" "-p stats plane 1" "-j stats port cpu0" \
+		    "-j model" "-p model show"; do
 		# shellcheck disable=SC2086 # $args is a word list
 		run fake $args
 		if [ "$rc" -eq 0 ] && json_ok . <"$tmp/out"; then
@@ -404,6 +556,28 @@ if command -v jq >/dev/null; then
 		not_ok "-j port show: an array of every port" \
 			"$(head -c 300 "$tmp/out")"
 	fi
+	run fake -j port show npu5
+	if json_ok '(.[0] | keys_unsorted) == ["entity", "eid", "plane",
+		    "state", "bw_permille", "delay_ps", "error_ppm", "stats"] and
+		    .[0].bw_permille == 1000 and .[0].delay_ps == 0 and
+		    .[0].error_ppm == 0 and .[3].bw_permille == 250 and
+		    .[4].delay_ps == 1500000 and .[4].error_ppm == 100' \
+		    <"$tmp/out"; then
+		ok "-j port show: every knob, at its default too"
+	else
+		not_ok "-j port show: every knob, at its default too" \
+			"$(head -c 300 "$tmp/out")"
+	fi
+	run env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
+		"$ubctl" -j port show npu5
+	if json_ok 'length == 7 and
+		    ([.[] | keys[] | select(test("bw|delay|error_"))] |
+		     length) == 0' <"$tmp/out"; then
+		ok "-j port show: no knobs from an older module"
+	else
+		not_ok "-j port show: no knobs from an older module" \
+			"$(head -c 300 "$tmp/out")"
+	fi
 	run fake -j stats
 	if json_ok '(keys == ["planes", "ports"]) and (.planes | length) == 7 and
 		    (.ports | length) == 280 and .planes[3].plane == 3 and
@@ -425,12 +599,32 @@ if command -v jq >/dev/null; then
 		not_ok "-j stats port ENTITY plane N: only ports, that one" \
 			"$(head -c 300 "$tmp/out")"
 	fi
+	run fake -j model show
+	if json_ok '.profile == "cm384" and (.params | length) == 4 and
+		    .params[2] == {"name": "link-mbps", "value": 28000,
+				   "unit": "MB/s", "default": 28000,
+				   "minimum": 1, "maximum": 1000000000}' \
+		    <"$tmp/out"; then
+		ok "-j model show: the profile and every parameter's members"
+	else
+		not_ok "-j model show: the profile and every parameter's members" \
+			"$(head -c 300 "$tmp/out")"
+	fi
 	monitor_run TERM -j
-	if [ "$(jq -c . <"$tmp/out" | wc -l)" -eq 4 ] &&
+	if [ "$(jq -c . <"$tmp/out" | wc -l)" -eq 6 ] &&
 	   jq -e -s '.[0].event == "port_state" and .[0].entity == "npu5" and
-		       .[0].state == "down" and .[1].event == "plane_state" and
+		       .[0].state == "down" and .[0].bw_permille == 250 and
+		       .[0].delay_ps == 0 and .[0].error_ppm == 0 and
+		       .[1].event == "plane_state" and
 		       .[1].plane == 2 and .[3].eid == 99 and
-		       (.[3] | has("entity") | not)' <"$tmp/out" >/dev/null; then
+		       (.[3] | has("entity") | not) and
+		       .[3].bw_permille == 1000 and
+		       .[4].event == "port_state" and .[4].plane == 4 and
+		       .[4].delay_ps == 1500000 and .[4].error_ppm == 100 and
+		       .[5].event == "model" and .[5].profile == "custom" and
+		       (.[5].params | length) == 4 and
+		       .[5].params[1].value == 250000 and
+		       .[5].params[1].default == 187500' <"$tmp/out" >/dev/null; then
 		ok "monitor -j: each line is a JSON object with its fields"
 	else
 		not_ok "monitor -j: each line is a JSON object with its fields" \
@@ -446,9 +640,9 @@ libo=$tmp/lib
 if make -s -C "$root/lib" O="$libo" DESTDIR="$tmp/dest" PREFIX=/usr \
 		install >"$tmp/make.log" 2>&1; then
 	missing=
-	for f in lib/libubfab.so.1.3.0 lib/libubfab.so.1 lib/libubfab.so \
+	for f in lib/libubfab.so.1.4.0 lib/libubfab.so.1 lib/libubfab.so \
 		 lib/libubfab.a lib/pkgconfig/libubfab.pc include/libubfab.h \
-		 lib/libubfab-ffi.so.1.3.0 lib/libubfab-ffi.so.1 \
+		 lib/libubfab-ffi.so.1.4.0 lib/libubfab-ffi.so.1 \
 		 lib/libubfab-ffi.so lib/pkgconfig/libubfab-ffi.pc \
 		 include/ubfab/linux/ubfab.h; do
 		[ -e "$tmp/dest/usr/$f" ] || missing="$missing $f"
@@ -477,7 +671,7 @@ else
 		"$(head -c 300 "$tmp/err")"
 fi
 
-soname=$(readelf -d "$libo/libubfab.so.1.3.0" 2>/dev/null |
+soname=$(readelf -d "$libo/libubfab.so.1.4.0" 2>/dev/null |
 	 sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 if [ "$soname" = libubfab.so.1 ]; then
 	ok "soname is libubfab.so.1"
@@ -485,21 +679,26 @@ else
 	not_ok "soname is libubfab.so.1" "soname: $soname"
 fi
 # 13 functions at UBFAB_1.0, of which the 3 entity calls have a 1.1
-# default version too, 16 new ones at UBFAB_1.1, 12 at UBFAB_1.2 and 1
-# at UBFAB_1.3
-syms=$(nm -D --defined-only "$libo/libubfab.so.1.3.0" 2>/dev/null |
+# default version too and the 2 port calls (get, dump) a 1.4 one, 16 new
+# ones at UBFAB_1.1, 12 at UBFAB_1.2, of which ubfab_nl_event_read has a
+# 1.4 default version, 1 at UBFAB_1.3 and 6 new ones at UBFAB_1.4
+syms=$(nm -D --defined-only "$libo/libubfab.so.1.4.0" 2>/dev/null |
        awk '{ print $3 }')
-others=$(echo "$syms" | grep -v -x -e 'UBFAB_1\.[0123]' \
-	 -e 'ubfab_[a-z_]*@@*UBFAB_1\.[0123]')
+others=$(echo "$syms" | grep -v -x -e 'UBFAB_1\.[01234]' \
+	 -e 'ubfab_[a-z_]*@@*UBFAB_1\.[01234]')
 count() { echo "$syms" | grep -c -x "ubfab_[a-z_]*$1"; }
 entity=$(echo "$syms" | grep -c -x 'ubfab_entity_[a-z_]*@UBFAB_1\.0')
+port=$(echo "$syms" | grep -c -x 'ubfab_port_\(get\|dump\)@UBFAB_1\.0')
+event=$(echo "$syms" | grep -c -x 'ubfab_nl_event_read@UBFAB_1\.2')
 if [ -z "$others" ] && [ "$(count '@*@UBFAB_1\.0')" -eq 13 ] &&
-   [ "$entity" -eq 3 ] && [ "$(count '@@UBFAB_1\.1')" -eq 19 ] &&
-   [ "$(count '@@UBFAB_1\.2')" -eq 12 ] &&
-   [ "$(count '@@UBFAB_1\.3')" -eq 1 ]; then
-	ok "exports the API at UBFAB_1.0 to UBFAB_1.3, nothing else"
+   [ "$entity" -eq 3 ] && [ "$port" -eq 2 ] &&
+   [ "$(count '@@UBFAB_1\.1')" -eq 19 ] &&
+   [ "$(count '@*@UBFAB_1\.2')" -eq 12 ] && [ "$event" -eq 1 ] &&
+   [ "$(count '@@UBFAB_1\.3')" -eq 1 ] &&
+   [ "$(count '@@UBFAB_1\.4')" -eq 9 ]; then
+	ok "exports the API at UBFAB_1.0 to UBFAB_1.4, nothing else"
 else
-	not_ok "exports the API at UBFAB_1.0 to UBFAB_1.3, nothing else" \
+	not_ok "exports the API at UBFAB_1.0 to UBFAB_1.4, nothing else" \
 		"symbols: $(echo $syms)"
 fi
 
