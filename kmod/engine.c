@@ -8,7 +8,10 @@
  * completion or not, is charged to the queue's modeled clock as it
  * completes (ubfab_model_charge(), model.h), so its completion carries
  * the modeled time at which it ended; a flushed entry costs nothing and
- * carries the clock.
+ * carries the clock. An ordered queue (UBFAB_QUEUE_ORDERED) runs each
+ * entry at its turn in the ordered domain (model_order.c), entry by
+ * entry, without bursts; a round whose turn has not come stops
+ * (UBFAB_QUEUE_BLOCKED) until the domain kicks the queue.
  *
  * Every queue has a work item on one module-wide workqueue. A round,
  * always under the queue's @run_lock, takes at most UBFAB_QUEUE_BUDGET
@@ -50,7 +53,8 @@
  *    the engine keeps its own copies (struct ubfab_queue), only ever writes
  *    the shared ones, and masks every index before use.
  *
- * Locking: @run_lock → (the data path's locks, xfer.c: imports_lock,
+ * Locking: @run_lock → (an ordered queue: the domain's lock,
+ * model_order.c) → (the data path's locks, xfer.c: imports_lock,
  * then one or two mem_locks, in eid order) → the entity file's
  * @queues_lock (a spinlock, taken by EVENT_RECORD to kick waiting
  * queues) → the workqueue's own locks.
@@ -76,6 +80,7 @@ enum ubfab_queue_next {
 	UBFAB_QUEUE_IDLE,	/* nothing runnable: empty, stalled or bad tail */
 	UBFAB_QUEUE_AGAIN,	/* budget spent, entries remain */
 	UBFAB_QUEUE_WAIT,	/* an entry holds the queue */
+	UBFAB_QUEUE_BLOCKED,	/* ordered: not its turn (model_order.c) */
 };
 
 static struct workqueue_struct *ubfab_engine_wq;
@@ -276,8 +281,11 @@ static void ubfab_engine_end_error(struct ubfab_queue *q)
  */
 static bool ubfab_engine_burst_hint(struct ubfab_queue *q, u32 idx)
 {
-	/* the fast path copies: a timing-only queue goes the slow way */
-	return !(q->flags & UBFAB_QUEUE_TIMING) &&
+	/*
+	 * the fast path copies: a timing-only queue goes the slow way; an
+	 * ordered one takes its turns entry by entry
+	 */
+	return !(q->flags & (UBFAB_QUEUE_TIMING | UBFAB_QUEUE_ORDERED)) &&
 	       ubfab_op_fast(READ_ONCE(q->sqes[idx & q->sq_mask].opcode));
 }
 
@@ -323,6 +331,17 @@ static unsigned int ubfab_engine_burst(struct ubfab_queue *q, unsigned int max,
 	return done;
 }
 
+/*
+ * A round found nothing it can run: an ordered queue holds its domain
+ * back at its clock from now on (ubfab_order_idle()).
+ */
+static enum ubfab_queue_next ubfab_engine_idle(struct ubfab_queue *q)
+{
+	if (q->flags & UBFAB_QUEUE_ORDERED)
+		ubfab_order_idle(q);
+	return UBFAB_QUEUE_IDLE;
+}
+
 /**
  * ubfab_engine_round() - run up to @budget entries of a queue
  * @q: the queue
@@ -344,6 +363,7 @@ static enum ubfab_queue_next ubfab_engine_round(struct ubfab_queue *q,
 	u32 tail = q->sq_head, cq_room = 0;
 	unsigned int done, since = 0;
 	struct ubfab_exec ex;
+	bool held;
 
 	lockdep_assert_held(&q->run_lock);
 	*posted = 0;
@@ -363,12 +383,12 @@ static enum ubfab_queue_next ubfab_engine_round(struct ubfab_queue *q,
 			ubfab_engine_end_error(q);
 		if (tail == q->sq_head &&
 		    (!ubfab_engine_sq_tail(q, &tail) || tail == q->sq_head))
-			return UBFAB_QUEUE_IDLE;
+			return ubfab_engine_idle(q);
 		/* each entry posts one completion at most */
 		if (!cq_room) {
 			cq_room = ubfab_engine_cq_room(q);
 			if (!cq_room)
-				return UBFAB_QUEUE_IDLE;
+				return ubfab_engine_idle(q);
 		}
 
 		if (!q->error && ubfab_engine_burst_hint(q, q->sq_head)) {
@@ -383,6 +403,10 @@ static enum ubfab_queue_next ubfab_engine_round(struct ubfab_queue *q,
 			}
 		}
 
+		/* ordered: the domain's lock from here to the entry's end */
+		if (q->flags & UBFAB_QUEUE_ORDERED && !q->error &&
+		    !ubfab_order_turn(q))
+			return UBFAB_QUEUE_BLOCKED;
 		ubfab_engine_fetch(q, q->sq_head, &ex);
 		q->sq_head++;
 		/* The copy is done before the user may reuse the slot. */
@@ -398,10 +422,20 @@ static enum ubfab_queue_next ubfab_engine_round(struct ubfab_queue *q,
 			(*posted)++;
 			continue;
 		}
-		if (ubfab_engine_run(q, &ex, posted))
+		held = ubfab_engine_run(q, &ex, posted);
+		if (q->flags & UBFAB_QUEUE_ORDERED)
+			ubfab_order_done(q);
+		if (held)
 			return UBFAB_QUEUE_WAIT;
 	}
 	return UBFAB_QUEUE_AGAIN;
+}
+
+/* Whether user space has posted nothing the engine has not taken. */
+bool ubfab_engine_sq_empty(struct ubfab_queue *q)
+{
+	/* Pairs with the user's release of its tail. */
+	return smp_load_acquire(&q->hdr->sq_tail) == q->sq_head;
 }
 
 /* Whether a round would find something to do. Context: run_lock. */
@@ -461,6 +495,21 @@ static void ubfab_engine_notify(struct ubfab_queue *q, unsigned int posted)
 					   EPOLLIN | EPOLLRDNORM);
 }
 
+/*
+ * How long the work item may sleep after a round that left @next: for a
+ * wait or a turn, in jiffies (MAX_JIFFY_OFFSET: until it is kicked).
+ * Context: run_lock.
+ */
+static unsigned long ubfab_engine_delay(struct ubfab_queue *q,
+					enum ubfab_queue_next next)
+{
+	if (next == UBFAB_QUEUE_WAIT)
+		return ubfab_sync_wait_delay(q);
+	if (next == UBFAB_QUEUE_BLOCKED)
+		return q->order.retry;
+	return 0;
+}
+
 /* Queue the work item for what a round left to do. */
 static void ubfab_engine_schedule(struct ubfab_queue *q,
 				  enum ubfab_queue_next next,
@@ -472,7 +521,8 @@ static void ubfab_engine_schedule(struct ubfab_queue *q,
 	 */
 	if (next == UBFAB_QUEUE_AGAIN)
 		queue_delayed_work(ubfab_engine_wq, &q->work, 0);
-	else if (next == UBFAB_QUEUE_WAIT && wait_delay != MAX_JIFFY_OFFSET)
+	else if ((next == UBFAB_QUEUE_WAIT || next == UBFAB_QUEUE_BLOCKED) &&
+		 wait_delay != MAX_JIFFY_OFFSET)
 		queue_delayed_work(ubfab_engine_wq, &q->work, wait_delay);
 }
 
@@ -506,8 +556,7 @@ void ubfab_engine_work(struct work_struct *work)
 			if (next == UBFAB_QUEUE_IDLE)
 				next = ubfab_engine_poll_idle(q);
 		}
-		if (next == UBFAB_QUEUE_WAIT)
-			wait_delay = ubfab_sync_wait_delay(q);
+		wait_delay = ubfab_engine_delay(q, next);
 		mutex_unlock(&q->run_lock);
 
 		ubfab_engine_notify(q, posted);
@@ -534,8 +583,7 @@ long ubfab_engine_doorbell(struct ubfab_queue *q)
 		return READ_ONCE(q->error) ? -EIO : 0;
 	}
 	next = ubfab_engine_round(q, UBFAB_QUEUE_BUDGET, &posted);
-	if (next == UBFAB_QUEUE_WAIT)
-		wait_delay = ubfab_sync_wait_delay(q);
+	wait_delay = ubfab_engine_delay(q, next);
 	mutex_unlock(&q->run_lock);
 
 	ubfab_engine_notify(q, posted);

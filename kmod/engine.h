@@ -90,6 +90,8 @@ struct ubfab_ring_hdr {
  * @poll_busy_ns: UBFAB_QUEUE_POLL: when the engine last found work
  * @plane_cursor: the plane the next remote entry starts from (route.h)
  * @model: the queue's modeled clock (model.h)
+ * @order: UBFAB_QUEUE_ORDERED: its place in the ordered domain
+ *	(model_order.c)
  * @xfer: the data path's translation cache
  * @burst: the entries of a burst, copied out of the ring (engine.c)
  */
@@ -127,6 +129,7 @@ struct ubfab_queue {
 	u64 poll_busy_ns;
 	u32 plane_cursor;
 	struct ubfab_model_clock model;
+	struct ubfab_order_member order;
 	struct ubfab_xfer_cache xfer;
 	struct ubfab_exec burst[UBFAB_QUEUE_BURST];
 };
@@ -137,9 +140,14 @@ long ubfab_engine_doorbell(struct ubfab_queue *q);
 long ubfab_engine_reset(struct ubfab_queue *q);
 void ubfab_engine_kick(struct ubfab_queue *q);
 void ubfab_engine_set_flags(struct ubfab_queue *q, u32 set, u32 clear);
+bool ubfab_engine_sq_empty(struct ubfab_queue *q);
 
 /* sync.c: what the engine asks of the entry that holds a queue */
 bool ubfab_sync_wait_done(struct ubfab_queue *q);
 unsigned long ubfab_sync_wait_delay(struct ubfab_queue *q);
+bool ubfab_sync_wait_look(struct ubfab_queue *q, u16 *status, u64 *seen,
+			  u64 *after_ps);
+bool ubfab_sync_wait_expired(struct ubfab_queue *q);
+void ubfab_sync_wait_end(struct ubfab_queue *q, u16 status, u64 seen);
 
 #endif /* _UBFAB_ENGINE_H */

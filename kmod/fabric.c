@@ -43,6 +43,8 @@ struct ubfab_fabric *ubfab_fabric_create(const struct ubfab_topo *topo)
 		return ERR_PTR(-ENOMEM);
 	fabric->topo = *topo;
 	fabric->nr_entities = ubfab_topo_entities(topo);
+	mutex_init(&fabric->order.lock);
+	INIT_LIST_HEAD(&fabric->order.members);
 
 	fabric->entities = kvcalloc(fabric->nr_entities,
 				    sizeof(*fabric->entities), GFP_KERNEL);

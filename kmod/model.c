@@ -316,6 +316,36 @@ static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
 	return s;
 }
 
+/**
+ * ubfab_model_links_reset() - make every link of @fabric idle
+ * @fabric: the fabric
+ *
+ * For the ordered domain, when its first queue joins: a run starts on
+ * idle links. A transfer of another queue that reserves a link meanwhile
+ * may see it idle or not.
+ */
+void ubfab_model_links_reset(struct ubfab_fabric *fabric)
+{
+	struct ubfab_plane *pl;
+	struct ubfab_port *port;
+	u32 eid, i;
+
+	for (eid = 0; eid < fabric->nr_entities; eid++) {
+		for (i = 0; i < fabric->entities[eid]->nr_ports; i++) {
+			port = &fabric->entities[eid]->ports[i];
+			WRITE_ONCE(port->tx.end_ps, 0);
+			WRITE_ONCE(port->tx.since_ps, 0);
+			WRITE_ONCE(port->rx.end_ps, 0);
+			WRITE_ONCE(port->rx.since_ps, 0);
+		}
+	}
+	for (i = 0; i < fabric->topo.planes; i++) {
+		pl = &fabric->planes[i];
+		memset(pl->links, 0, array_size(pl->nr_l1 * pl->nr_l2 * 2,
+						sizeof(*pl->links)));
+	}
+}
+
 /*
  * Each plane's share of a transfer from @src to @dst, leaving at @t0, in
  * @x, over the links of its path, cut-through: the entity's port into
@@ -514,7 +544,7 @@ u64 ubfab_model_arrival_ps(const struct ubfab_model_clock *c,
 
 /**
  * ubfab_model_clock() - UBFAB_IOCTL_QUEUE_CLOCK: advance @q's clock by
- *	advance_ns and read it
+ *	advance_ns and read it; with UBFAB_CLOCK_PARK, park an ordered queue
  * @q: the queue
  * @uarg: the user's struct ubfab_queue_clock
  *
@@ -532,13 +562,15 @@ long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg)
 				  uarg, &usize);
 	if (ret)
 		return ret;
-	if (arg.flags)
+	if (arg.flags & ~UBFAB_CLOCK_FLAGS)
 		return -EINVAL;
 	ret = mutex_lock_killable(&q->run_lock);
 	if (ret)
 		return ret;
 	ubfab_model_advance(&q->model, ubfab_model_ps(arg.advance_ns));
 	arg.now_ns = ubfab_model_now_ns(&q->model);
+	if (arg.flags & UBFAB_CLOCK_PARK && q->flags & UBFAB_QUEUE_ORDERED)
+		ubfab_order_park(q);
 	mutex_unlock(&q->run_lock);
 	if (copy_to_user(uarg, &arg, min_t(u32, usize, sizeof(arg))))
 		return -EFAULT;

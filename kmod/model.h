@@ -219,6 +219,72 @@ u64 ubfab_model_arrival_ps(const struct ubfab_model_clock *c,
 			   const struct ubfab_loc *self,
 			   const struct ubfab_exec *ex);
 
+/**
+ * enum ubfab_order_state - where a queue of the ordered domain stands
+ * @UBFAB_ORDER_RUN: its next entry starts at its @key_ps: nothing later
+ *	than that runs before it (its SQ may be empty: it holds the domain
+ *	back all the same, until it is parked)
+ * @UBFAB_ORDER_WAIT: an unsatisfied wait holds it: it holds nothing back
+ * @UBFAB_ORDER_READY: its wait was found satisfied when an entry of the
+ *	domain ended; the outcome is latched in the member
+ * @UBFAB_ORDER_PARKED: out of the order until its next entry runs
+ */
+enum ubfab_order_state {
+	UBFAB_ORDER_RUN,
+	UBFAB_ORDER_WAIT,
+	UBFAB_ORDER_READY,
+	UBFAB_ORDER_PARKED,
+};
+
+/**
+ * struct ubfab_order_member - a queue's place in the ordered domain
+ *	(model_order.c); all under the domain's lock, but @idle and
+ *	@idle_since, which only the queue's engine writes (under its
+ *	run_lock, and the domain's lock to set them)
+ * @node: in the domain's members
+ * @key_ps: when its next entry starts: its clock
+ * @eid: its entity, the first tie-break
+ * @qid: its number in the entity, the second
+ * @state: enum ubfab_order_state
+ * @blocked: its engine stopped for its turn: kick it when the turn comes
+ * @park: UBFAB_CLOCK_PARK: park it when its SQ is next found empty
+ * @idle: its engine found its SQ empty (or its CQ full), at @idle_since
+ * @idle_since: in jiffies
+ * @retry: engine state: how long a blocked engine may sleep, in jiffies
+ *	(MAX_JIFFY_OFFSET: until it is kicked)
+ * @status: the latched wait's status
+ * @seen: the latched wait's value or count seen
+ * @after_ps: the latched wait's satisfier's time
+ */
+struct ubfab_order_member {
+	struct list_head node;
+	u64 key_ps;
+	u32 eid;
+	u32 qid;
+	u8 state;
+	bool blocked;
+	bool park;
+	bool idle;
+	unsigned long idle_since;
+	unsigned long retry;
+	u16 status;
+	u64 seen;
+	u64 after_ps;
+};
+
+struct ubfab_fabric;
+void ubfab_model_links_reset(struct ubfab_fabric *fabric);
+
+/* model_order.c: the ordered domain (deterministic mode) */
+bool ubfab_order_default(void);
+void ubfab_order_join(struct ubfab_queue *q);
+void ubfab_order_leave(struct ubfab_queue *q);
+bool ubfab_order_turn(struct ubfab_queue *q);
+void ubfab_order_done(struct ubfab_queue *q);
+void ubfab_order_idle(struct ubfab_queue *q);
+void ubfab_order_park(struct ubfab_queue *q);
+bool ubfab_order_wait_done(struct ubfab_queue *q);
+
 /* model_sync.c: causality between waits and what satisfies them */
 struct ubfab_entity;
 void ubfab_model_stamp_write(struct ubfab_queue *q,

@@ -147,6 +147,8 @@ static int ubfab_queue_release(struct inode *inode, struct file *filp)
 	list_del(&q->file_node);
 	spin_unlock(&file->queues_lock);
 	cancel_delayed_work_sync(&q->work);
+	if (q->flags & UBFAB_QUEUE_ORDERED)
+		ubfab_order_leave(q);
 
 	ubfab_xfer_cache_fini(&q->xfer);
 	if (q->eventfd)
@@ -272,6 +274,8 @@ int ubfab_queue_create(struct ubfab_file *file,
 		return -ENOMEM;
 	q->file = file;
 	q->flags = arg->flags;
+	if (ubfab_order_default())
+		q->flags |= UBFAB_QUEUE_ORDERED;
 	q->idle_ns = (u64)idle_us * NSEC_PER_USEC;
 	q->sq_mask = arg->sq_entries - 1;
 	q->cq_mask = cq_entries - 1;
@@ -318,6 +322,8 @@ int ubfab_queue_create(struct ubfab_file *file,
 	}
 	/* From here the queue's release undoes everything. */
 	get_file(file->filp);
+	if (q->flags & UBFAB_QUEUE_ORDERED)
+		ubfab_order_join(q);
 	spin_lock(&file->queues_lock);
 	list_add_tail(&q->file_node, &file->queues);
 	spin_unlock(&file->queues_lock);

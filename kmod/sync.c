@@ -11,7 +11,9 @@
  * (ubfab_sync_wait_done()), a round that the delayed work item runs every
  * jiffy for WAIT_VALUE, which watches memory, and at its time-out or when
  * EVENT_RECORD on the same file kicks the queue for EVENT_WAIT
- * (ubfab_sync_wait_delay()).
+ * (ubfab_sync_wait_delay()). In the ordered domain, the domain looks at
+ * a waiting queue's entry when any of its entries ends and latches the
+ * outcome, which the engine then takes (model_order.c).
  *
  * Ordering: EVENT_RECORD's counter update is fully ordered, and a waiter
  * sets @waiting, then smp_mb(), then looks at the counter; so either the
@@ -70,55 +72,97 @@ u16 ubfab_sync_run_record(struct ubfab_queue *q, struct ubfab_exec *ex)
 	return UBFAB_CQE_OK;
 }
 
+/* Whether the entry that holds @q has a time-out and it has passed. */
+bool ubfab_sync_wait_expired(struct ubfab_queue *q)
+{
+	return q->wait.sqe.timeout_ms &&
+	       time_after_eq(jiffies, q->wait_deadline);
+}
+
+/* The entry that holds @q is done with @status, having seen @seen. */
+void ubfab_sync_wait_end(struct ubfab_queue *q, u16 status, u64 seen)
+{
+	WRITE_ONCE(q->waiting, false);
+	q->wait.status = status;
+	q->wait.result = seen;
+}
+
+/**
+ * ubfab_sync_wait_look() - whether the entry that holds a queue is
+ *	satisfied (or failed), its time-out aside
+ * @q: the queue, @q->waiting
+ * @status: out: UBFAB_CQE_OK, or why the look failed
+ * @seen: out: the count or value seen
+ * @after_ps: out: when satisfied, the modeled time of what satisfied it
+ *
+ * Reads only @q->wait and @q->file: the ordered domain looks at the
+ * waits of its members this way under its own lock (model_order.c).
+ * Return: whether it is done.
+ */
+bool ubfab_sync_wait_look(struct ubfab_queue *q, u16 *status, u64 *seen,
+			  u64 *after_ps)
+{
+	const struct ubfab_sqe *sqe = &q->wait.sqe;
+	struct ubfab_queue_event *ev;
+	bool done;
+
+	*status = UBFAB_CQE_OK;
+	if (sqe->opcode == UBFAB_OP_EVENT_WAIT) {
+		ev = ubfab_sync_event(q->file, sqe->aux);
+		*seen = atomic64_read(&ev->count);
+		done = *seen >= sqe->value;
+		/* the count, then the time its record left before it */
+		smp_rmb();
+		*after_ps = done ? READ_ONCE(ev->record_ps) : 0;
+		return done;
+	}
+	*status = ubfab_xfer_load_local(q->file, sqe->local, seen);
+	if (*status != UBFAB_CQE_OK)
+		*seen = 0;
+	done = sqe->aux == UBFAB_WAIT_GE ? *seen >= sqe->value :
+					   *seen == sqe->value;
+	/* the load is an acquire: the stamp is the value's or newer */
+	*after_ps = done ? ubfab_model_stamp(q->file->entity, sqe->local) : 0;
+	return done || *status != UBFAB_CQE_OK;
+}
+
+/*
+ * Look at the entry that holds @q, its time-out included; when it is
+ * done, end it. Return: whether it is done.
+ */
+static bool ubfab_sync_wait_check(struct ubfab_queue *q)
+{
+	u16 status;
+	bool done;
+	u64 seen;
+
+	done = ubfab_sync_wait_look(q, &status, &seen, &q->wait.after_ps);
+	if (!done && ubfab_sync_wait_expired(q)) {
+		status = UBFAB_CQE_TIMEOUT;
+		done = true;
+	}
+	if (done)
+		ubfab_sync_wait_end(q, status, seen);
+	return done;
+}
+
 /**
  * ubfab_sync_wait_done() - look at the entry that holds a queue
  * @q: the queue, @q->waiting
  *
  * When the entry is done (satisfied, failed or timed out), its status
  * and result (the value or count seen) are in @q->wait and the queue is
- * no longer held; the caller completes it.
+ * no longer held; the caller completes it. In the ordered domain, what
+ * the domain latched when an entry ended (ubfab_order_wait_done()).
  *
  * Context: the queue's run_lock held.
  * Return: whether it is done.
  */
 bool ubfab_sync_wait_done(struct ubfab_queue *q)
 {
-	struct ubfab_exec *ex = &q->wait;
-	const struct ubfab_sqe *sqe = &ex->sqe;
-	struct ubfab_queue_event *ev;
-	u16 status = UBFAB_CQE_OK;
-	bool done;
-	u64 seen;
-
-	if (sqe->opcode == UBFAB_OP_EVENT_WAIT) {
-		ev = ubfab_sync_event(q->file, sqe->aux);
-		seen = atomic64_read(&ev->count);
-		done = seen >= sqe->value;
-		/* the count, then the time its record left before it */
-		smp_rmb();
-		ex->after_ps = done ? READ_ONCE(ev->record_ps) : 0;
-	} else {
-		status = ubfab_xfer_load_local(q->file, sqe->local, &seen);
-		if (status != UBFAB_CQE_OK)
-			seen = 0;
-		done = sqe->aux == UBFAB_WAIT_GE ? seen >= sqe->value :
-						   seen == sqe->value;
-		/* the load is an acquire: the stamp is the value's or newer */
-		ex->after_ps = done ? ubfab_model_stamp(q->file->entity,
-							sqe->local) : 0;
-		done = done || status != UBFAB_CQE_OK;
-	}
-	if (!done && sqe->timeout_ms &&
-	    time_after_eq(jiffies, q->wait_deadline)) {
-		status = UBFAB_CQE_TIMEOUT;
-		done = true;
-	}
-	if (!done)
-		return false;
-	WRITE_ONCE(q->waiting, false);
-	ex->status = status;
-	ex->result = seen;
-	return true;
+	if (q->flags & UBFAB_QUEUE_ORDERED)
+		return ubfab_order_wait_done(q);
+	return ubfab_sync_wait_check(q);
 }
 
 /*
@@ -132,7 +176,8 @@ u16 ubfab_sync_run_wait(struct ubfab_queue *q, struct ubfab_exec *ex)
 	WRITE_ONCE(q->waiting, true);
 	/* Pairs with the counter update of ubfab_sync_run_record(). */
 	smp_mb();
-	if (!ubfab_sync_wait_done(q))
+	/* (in the ordered domain, this is the entry's turn) */
+	if (!ubfab_sync_wait_check(q))
 		return UBFAB_OP_HELD;
 	ex->result = q->wait.result;
 	ex->after_ps = q->wait.after_ps;

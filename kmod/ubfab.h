@@ -247,6 +247,22 @@ static inline struct ubfab_entity *to_ubfab_entity(struct device *dev)
 }
 
 /**
+ * struct ubfab_order - the fabric's ordered model domain: the queues made
+ *	with UBFAB_QUEUE_ORDERED, whose entries run one at a time in modeled
+ *	time order (model_order.c)
+ * @lock: guards everything here and each member's order state (struct
+ *	ubfab_order_member); held while a member's entry runs
+ * @members: the queues in the domain (struct ubfab_order_member.node)
+ * @now_ps: the modeled start of the last entry that ran: where a queue
+ *	that joins late or comes back from parking starts
+ */
+struct ubfab_order {
+	struct mutex lock;	/* guards the domain, runs its entries */
+	struct list_head members;
+	u64 now_ps;
+};
+
+/**
  * struct ubfab_fabric - the whole emulated supernode
  * @topo: its shape
  * @setup_ns: how long building it took
@@ -256,6 +272,7 @@ static inline struct ubfab_entity *to_ubfab_entity(struct device *dev)
  *	word for the data path, changed with them
  * @nr_entities: entities in @entities
  * @entities: table indexed by EID; each slot holds a device reference
+ * @order: the ordered model domain
  */
 struct ubfab_fabric {
 	struct ubfab_topo topo;
@@ -265,6 +282,7 @@ struct ubfab_fabric {
 	unsigned long planes_up;
 	u32 nr_entities;
 	struct ubfab_entity **entities;
+	struct ubfab_order order;
 };
 
 /**

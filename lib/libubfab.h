@@ -984,8 +984,11 @@ int ubfab_dev_event_wait(struct ubfab_dev *dev, struct ubfab_event *ev,
 /**
  * struct ubfab_queue_attr - how ubfab_queue_create() makes a queue
  * @flags: UBFAB_QUEUE_POLL (the kernel polls the SQ while busy, so
- *	submitting seldom needs a system call) and UBFAB_QUEUE_SELECTIVE
- *	(only entries flagged UBFAB_SQE_SIGNAL, and failed ones, complete)
+ *	submitting seldom needs a system call), UBFAB_QUEUE_SELECTIVE
+ *	(only entries flagged UBFAB_SQE_SIGNAL, and failed ones, complete),
+ *	UBFAB_QUEUE_TIMING (timing only: no payload moves) and
+ *	UBFAB_QUEUE_ORDERED (the deterministic ordered model domain:
+ *	ubfab_queue_park())
  * @sq_entries: SQ depth: a power of two, 1 .. UBFAB_QUEUE_MAX_ENTRIES
  * @cq_entries: CQ depth: a power of two up to UBFAB_QUEUE_MAX_CQ_ENTRIES,
  *	or 0 for twice @sq_entries
@@ -1168,6 +1171,23 @@ int ubfab_queue_reset(struct ubfab_queue *q);
  */
 int ubfab_queue_clock(struct ubfab_queue *q, uint64_t advance_ns,
 		      uint64_t *now_ns);
+
+/**
+ * ubfab_queue_park() - stop an ordered queue holding its domain back
+ * @q: queue, made with UBFAB_QUEUE_ORDERED (else nothing happens)
+ *
+ * In the ordered model domain (deterministic mode), a queue whose SQ is
+ * empty holds back every queue whose clock is later than its own, as it
+ * may yet post an entry that starts earlier. Park a queue after posting
+ * its last entries for a while: once it has run them, it stops holding
+ * the others back; the next entry it runs after that brings it back,
+ * its clock moved on to the domain's time if it is behind.
+ * UBFAB_IOCTL_QUEUE_CLOCK with UBFAB_CLOCK_PARK. Since libubfab 1.4.
+ *
+ * Return: 0; -EINVAL if @q is NULL or the module does not know the flag;
+ * or a negative errno.
+ */
+int ubfab_queue_park(struct ubfab_queue *q);
 
 /**
  * ubfab_queue_stamp() - stamp a flag word with the queue's modeled clock

@@ -222,6 +222,18 @@ int ubfab_queue_clock(struct ubfab_queue *q, uint64_t advance_ns,
 	return 0;
 }
 
+int ubfab_queue_park(struct ubfab_queue *q)
+{
+	struct ubfab_queue_clock arg = {
+		.size = sizeof(arg),
+		.flags = UBFAB_CLOCK_PARK,
+	};
+
+	if (!q)
+		return -EINVAL;
+	return ioctl(q->fd, UBFAB_IOCTL_QUEUE_CLOCK, &arg) ? -errno : 0;
+}
+
 int ubfab_queue_stamp(struct ubfab_queue *q, uint64_t addr, uint32_t flags,
 		      uint64_t *now_ns)
 {

@@ -2299,13 +2299,17 @@ TEST_F(model, clock)
 	ASSERT_EQ(0, complete(self->q, &cqe, 1));
 	EXPECT_EQ(5000 + ISSUE_NS, cqe.model_ns);
 
-	/* the raw ioctl: size rules of the entity ioctls, flags 0 */
+	/* the raw ioctl: size rules of the entity ioctls, known flags */
 	arg.advance_ns = 7;
 	ASSERT_EQ(0, ioctl(fd, UBFAB_IOCTL_QUEUE_CLOCK, &arg));
 	EXPECT_EQ(5007 + ISSUE_NS, arg.now_ns);
-	arg.flags = 1;
+	arg.flags = UBFAB_CLOCK_FLAGS + 1;
 	EXPECT_EQ(-1, ioctl(fd, UBFAB_IOCTL_QUEUE_CLOCK, &arg));
 	EXPECT_EQ(EINVAL, errno);
+	/* parking a queue outside the ordered domain does nothing */
+	arg.flags = UBFAB_CLOCK_PARK;
+	arg.advance_ns = 0;
+	EXPECT_EQ(0, ioctl(fd, UBFAB_IOCTL_QUEUE_CLOCK, &arg));
 	arg.flags = 0;
 	arg.size = offsetof(struct ubfab_queue_clock, now_ns);
 	EXPECT_EQ(-1, ioctl(fd, UBFAB_IOCTL_QUEUE_CLOCK, &arg));

@@ -610,7 +610,6 @@ struct ubfab_event {
 /* Event counters per entity file, for UBFAB_OP_EVENT_RECORD/WAIT. */
 #define UBFAB_QUEUE_EVENTS	1024
 
-/* struct ubfab_queue_create flags */
 /*
  * struct ubfab_queue_create flags. UBFAB_QUEUE_TIMING makes a timing-only
  * queue, for what-if runs of the fabric model: its entries are checked,
@@ -619,12 +618,23 @@ struct ubfab_event {
  * destination is left as it was and its pages are not touched); ATOMIC
  * and WRITE_NOTIFY's notify add still change their word, so flags and
  * waits work (Documentation/model.rst).
+ *
+ * UBFAB_QUEUE_ORDERED puts the queue in its fabric's ordered model domain
+ * (deterministic mode; so does the module parameter model_order=ordered
+ * for every queue): the entries of all its queues run one at a time in
+ * the order of their modeled start, ties broken by entity and queue
+ * number, so the same program gets the same modeled times in every run,
+ * whatever the host does. What that asks of a program (create every
+ * queue of the domain before any submits; wait through the queue; close
+ * or park a queue it is done with: UBFAB_CLOCK_PARK) and what happens
+ * when it does not is in Documentation/model.rst, "Determinism".
  */
 #define UBFAB_QUEUE_POLL	_BITUL(0)	/* the engine polls the SQ */
 #define UBFAB_QUEUE_SELECTIVE	_BITUL(1)	/* complete UBFAB_SQE_SIGNAL only */
 #define UBFAB_QUEUE_TIMING	_BITUL(2)	/* timing only: no payload */
+#define UBFAB_QUEUE_ORDERED	_BITUL(3)	/* deterministic model order */
 #define UBFAB_QUEUE_FLAGS	(UBFAB_QUEUE_POLL | UBFAB_QUEUE_SELECTIVE | \
-				 UBFAB_QUEUE_TIMING)
+				 UBFAB_QUEUE_TIMING | UBFAB_QUEUE_ORDERED)
 
 /* SQ flag word, written by the engine */
 #define UBFAB_SQ_NEED_WAKEUP	_BITUL(0)	/* ring the doorbell */
@@ -868,10 +878,20 @@ struct ubfab_cqe {
 	__u8 __reserved;
 };
 
+/*
+ * struct ubfab_queue_clock flags. UBFAB_CLOCK_PARK, for a queue of the
+ * ordered domain (UBFAB_QUEUE_ORDERED; else it does nothing): once the
+ * queue has run the entries posted so far, it no longer holds the domain
+ * back while its SQ is empty; the next entry it runs after that brings
+ * it back, its clock moved on to the domain's time if it is behind.
+ */
+#define UBFAB_CLOCK_PARK	_BITUL(0)
+#define UBFAB_CLOCK_FLAGS	UBFAB_CLOCK_PARK
+
 /**
  * struct ubfab_queue_clock - UBFAB_IOCTL_QUEUE_CLOCK
  * @size: sizeof(struct ubfab_queue_clock)
- * @flags: must be 0
+ * @flags: UBFAB_CLOCK_*
  * @advance_ns: move the queue's modeled clock on by this many nanoseconds
  *	(0: only read it)
  * @now_ns: out: the clock after the advance, in nanoseconds
