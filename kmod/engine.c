@@ -319,9 +319,10 @@ static unsigned int ubfab_engine_burst(struct ubfab_queue *q, unsigned int max,
 	q->sq_head += done;
 	/* The copies are done before the user may reuse the slots. */
 	smp_store_release(&q->hdr->sq_head, q->sq_head);
+	ubfab_model_burst_begin(&q->model);
 	for (i = 0; i < done; i++) {
 		ex = &q->burst[i];
-		ubfab_model_charge(&q->model, self, ex);
+		__ubfab_model_charge(&q->model, self, ex, false);
 		if (!ubfab_engine_wants_cqe(q, &ex->sqe))
 			continue;
 		ubfab_engine_write_cqe(q, ex);

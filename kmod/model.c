@@ -462,14 +462,17 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 	cost = ubfab_model_cost_ps(p, self, ex, fp);
 	planes = ubfab_model_plane_xfer(p, self, ex, fp, &x);
 	rcu_read_unlock();
-	/* link errors are rolled entry by entry: no price to remember */
-	if (hweight32(ex->plane_mask) == 1 && !(fp && fp->error_ppm)) {
+	/*
+	 * One chunk over one plane; and no fault knobs, which differ from
+	 * port to port and roll link errors entry by entry
+	 */
+	if (ex->peer && ex->bytes <= UBFAB_PLANE_CHUNK &&
+	    hweight32(ex->plane_mask) == 1 && !fp) {
 		c->last_peer = ex->peer;
 		c->last_ps = cost;
 		c->last_gen = gen;
 		c->last_bytes = ex->bytes;
-		c->last_opcode = ex->sqe.opcode;
-		c->last_flags = ex->sqe.flags & UBFAB_SQE_MEMSEM;
+		c->last_kind = ubfab_model_kind(&ex->sqe);
 		c->last_planes = planes;
 		c->last_x = x;
 	}

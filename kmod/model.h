@@ -9,10 +9,13 @@
 #define _UBFAB_MODEL_H
 
 #include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/jump_label.h>
 #include <linux/math64.h>
 #include <linux/overflow.h>
+#include <linux/string.h>
 #include <linux/types.h>
+#include <asm/byteorder.h>
 
 #include "op.h"
 #include "ubfab.h"
@@ -181,9 +184,9 @@ long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg);
  *	while the parameters stay those of @last_gen: a run of small
  *	messages pays a few compares
  * @last_gen: ubfab_model_gen when @last_ps was worked out
- * @last_bytes: the bytes it moved
- * @last_opcode: its opcode
- * @last_flags: its UBFAB_SQE_MEMSEM flag
+ * @last_bytes: the bytes it moved, one chunk at most; U32_MAX while
+ *	there is no such transfer (ubfab_model_clock_init())
+ * @last_kind: its opcode and class (ubfab_model_kind())
  * @last_x: how it crosses the planes, when @last_planes
  * @last_planes: it crossed the switch planes (not the die-to-die link)
  * @entries: entries charged so far
@@ -197,8 +200,7 @@ struct ubfab_model_clock {
 	u64 last_ps;
 	u64 last_gen;
 	u32 last_bytes;
-	u8 last_opcode;
-	u8 last_flags;
+	u16 last_kind;
 	bool last_planes;
 	struct ubfab_model_xfer last_x;
 	u64 entries;
@@ -328,34 +330,41 @@ static inline u64 ubfab_model_now_ns(const struct ubfab_model_clock *c)
 	return ubfab_model_ns(c->now_ps);
 }
 
-/**
- * ubfab_model_charge() - an entry ran: charge its cost to its queue's clock
- * @c: the queue's clock
- * @self: where the queue's entity sits
- * @ex: the entry; its @model_ns gets its end, the clock's new time
- *
- * A transfer over one plane like the queue's last one (same peer, opcode,
- * length and class, same parameters) costs what that one did, found here,
- * plus what it waits for links other transfers hold (ubfab_model_contend());
- * anything else is worked out by ubfab_model_charge_new(). With the
- * model off, nothing is charged: @ex's model_ns stays 0. Context: the
- * queue's run_lock held.
+/*
+ * An entry's opcode and class (its UBFAB_SQE_MEMSEM flag) as one value:
+ * the first two bytes of the entry, read at once, the other flags masked.
  */
-static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
-					       const struct ubfab_loc *self,
-					       struct ubfab_exec *ex)
+static __always_inline u16 ubfab_model_kind(const struct ubfab_sqe *sqe)
 {
-	u32 mask = ex->plane_mask;
+	u16 v;
 
+	static_assert(offsetof(struct ubfab_sqe, opcode) == 0 &&
+		      offsetof(struct ubfab_sqe, flags) == 1);
+	memcpy(&v, sqe, sizeof(v));
+	return v & (__force u16)cpu_to_le16(0xff | UBFAB_SQE_MEMSEM << 8);
+}
+
+/*
+ * ubfab_model_charge() without looking at ubfab_model_gen: for a burst,
+ * after ubfab_model_burst_begin().
+ */
+static __always_inline void __ubfab_model_charge(struct ubfab_model_clock *c,
+						 const struct ubfab_loc *self,
+						 struct ubfab_exec *ex,
+						 bool check_gen)
+{
 	/* off: model_ns stays 0, the clock where it is */
 	if (!static_branch_likely(&ubfab_model_on))
 		return;
 	c->entries++;
-	/* a plane crossed (so a peer), one only */
-	if (mask && !(mask & (mask - 1)) && ex->peer == c->last_peer &&
-	    ex->bytes == c->last_bytes && ex->sqe.opcode == c->last_opcode &&
-	    (ex->sqe.flags & UBFAB_SQE_MEMSEM) == c->last_flags &&
-	    c->last_gen == READ_ONCE(ubfab_model_gen)) {
+	/*
+	 * Like the last: its peer (so it crossed a plane), its length (one
+	 * chunk: one plane; never U32_MAX) and its kind, the same parameters
+	 * in force.
+	 */
+	if (ex->peer == c->last_peer && ex->bytes == c->last_bytes &&
+	    ubfab_model_kind(&ex->sqe) == c->last_kind &&
+	    (!check_gen || c->last_gen == READ_ONCE(ubfab_model_gen))) {
 		u64 before = c->now_ps;
 
 		ubfab_model_advance(c, c->last_ps);
@@ -365,6 +374,49 @@ static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
 		ubfab_model_charge_new(c, self, ex);
 	}
 	ex->model_ns = ubfab_model_now_ns(c);
+}
+
+/**
+ * ubfab_model_charge() - an entry ran: charge its cost to its queue's clock
+ * @c: the queue's clock
+ * @self: where the queue's entity sits
+ * @ex: the entry; its @model_ns gets its end, the clock's new time
+ *
+ * A transfer of one chunk like the queue's last one (same peer, opcode,
+ * length and class, same parameters, no port with fault knobs) costs what
+ * that one did, found here, plus what it waits for links other transfers
+ * hold (ubfab_model_contend()); anything else is worked out by
+ * ubfab_model_charge_new(). With the model off, nothing is charged:
+ * @ex's model_ns stays 0. Context: the queue's run_lock held.
+ */
+static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
+					       const struct ubfab_loc *self,
+					       struct ubfab_exec *ex)
+{
+	__ubfab_model_charge(c, self, ex, true);
+}
+
+/*
+ * A burst is about to be charged: forget the last transfer's price if the
+ * parameters changed since, so that its entries need not look. A change
+ * made during the burst applies from the next one.
+ */
+static __always_inline void
+ubfab_model_burst_begin(struct ubfab_model_clock *c)
+{
+	if (c->last_gen != READ_ONCE(ubfab_model_gen))
+		c->last_bytes = U32_MAX;
+}
+
+/*
+ * A new queue's clock: at 0, no last transfer to price others like, and
+ * the seed its link errors are rolled from.
+ */
+static inline void ubfab_model_clock_init(struct ubfab_model_clock *c,
+					  u32 seed)
+{
+	c->last_bytes = U32_MAX;
+	c->seed = seed;
 }
 
 #endif /* _UBFAB_MODEL_H */

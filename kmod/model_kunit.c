@@ -370,12 +370,19 @@ static void ubfab_kunit_clock(struct kunit *test)
 	struct ubfab_loc *far = ubfab_kunit_entity(test, fab, 2,
 						   ubfab_kunit_npu(1, 0, 0));
 	struct ubfab_model_clock c = {};
-	struct ubfab_exec ex = {
+	struct ubfab_exec ex = { .sqe.opcode = UBFAB_OP_NOP };
+	u64 one, t;
+
+	/* a fresh clock prices nothing from memory: a NOP costs the issue */
+	ubfab_model_clock_init(&c, 0);
+	ubfab_model_charge(&c, a, &ex);
+	KUNIT_EXPECT_EQ(test, c.now_ps, p->issue_ps);
+	c.now_ps = 0;
+	ex = (struct ubfab_exec) {
 		.sqe.opcode = UBFAB_OP_WRITE, .peer = node, .plane_mask = 4,
 		.bytes = 64,
 	};
-	u64 one = ubfab_model_cost_ps(p, a, &ex, NULL), t;
-
+	one = ubfab_model_cost_ps(p, a, &ex, NULL);
 	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, one);
 	KUNIT_EXPECT_EQ(test, ex.model_ns, one / 1000);
@@ -384,7 +391,7 @@ static void ubfab_kunit_clock(struct kunit *test)
 	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, 2 * one);
 	KUNIT_EXPECT_EQ(test, c.last_ps, one);
-	/* another peer, length, opcode or plane count: priced anew */
+	/* another peer, length or opcode: priced anew */
 	ex.peer = far;
 	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
 	ubfab_model_charge(&c, a, &ex);
@@ -397,6 +404,13 @@ static void ubfab_kunit_clock(struct kunit *test)
 	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
 	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, t);
+	/* two chunks over two planes: priced anew, and not remembered */
+	ex.plane_mask = 0x3;
+	ex.bytes = 2 * UBFAB_PLANE_CHUNK;
+	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(&c, a, &ex);
+	KUNIT_EXPECT_EQ(test, c.now_ps, t);
+	KUNIT_EXPECT_EQ(test, c.last_bytes, 65);
 	ex.plane_mask = 0x7f;
 	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
 	ubfab_model_charge(&c, a, &ex);
@@ -418,8 +432,10 @@ static void ubfab_kunit_clock(struct kunit *test)
 static u64 ubfab_kunit_charge(struct ubfab_loc *self, struct ubfab_loc *peer,
 			      struct ubfab_exec *ex, u64 now)
 {
-	struct ubfab_model_clock c = { .now_ps = now };
+	struct ubfab_model_clock c = {};
 
+	ubfab_model_clock_init(&c, 0);
+	c.now_ps = now;
 	ex->peer = peer;
 	ubfab_model_charge(&c, self, ex);
 	return c.now_ps;

@@ -306,7 +306,7 @@ int ubfab_queue_create(struct ubfab_file *file,
 		goto err_free_ring;
 	q->id = ret;
 	/* what the program controls: the entity it opened, the queue's number */
-	q->model.seed = file->entity->eid << 16 ^ q->id;
+	ubfab_model_clock_init(&q->model, file->entity->eid << 16 ^ q->id);
 
 	ret = get_unused_fd_flags(O_CLOEXEC);
 	if (ret < 0)
