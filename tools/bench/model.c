@@ -7,7 +7,8 @@
  * times its completions report: the latency of a 512-byte entry and the
  * one-way bandwidth of large ones, the 16 cells of the CloudMatrix384
  * table, each beside the published figure with its error; their table
- * and their JSON.
+ * and their JSON, and the "model" object of the JSON, which spread.c's
+ * figures join.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -476,12 +477,11 @@ static void json_cell(const struct bench *b, struct json *j,
 	json_object_end(j);
 }
 
-void model_json(const struct bench *b, struct json *j)
+/* The table's members of the "model" object. */
+static void table_json(const struct bench *b, struct json *j)
 {
 	unsigned int fig, t, op, n;
 
-	json_break(j);
-	json_object_begin(j, "model");
 	json_break(j);
 	json_string(j, "profile", b->model->profile);
 	json_uint(j, "tolerance_pct", b->tolerance);
@@ -505,6 +505,16 @@ void model_json(const struct bench *b, struct json *j)
 					json_cell(b, j, fig, t, op, n);
 	json_break(j);
 	json_array_end(j);
+}
+
+void model_json(const struct bench *b, struct json *j)
+{
+	json_break(j);
+	json_object_begin(j, "model");
+	if (b->model)
+		table_json(b, j);
+	if (b->spread)
+		spread_json(b, j);
 	json_break(j);
 	json_object_end(j);
 }

@@ -9,8 +9,9 @@
  * and the JSON file (--json). Every timed figure is the median of --iters
  * timed repetitions that follow one untimed warm-up repetition. The parts
  * are mem.c (memory semantics), queue.c (NPU queues, with uring.c) and
- * model.c (the fabric model's times against the published figures, which
- * are modeled, not timed).
+ * the fabric model's: model.c (its times against the published figures,
+ * which are modeled, not timed) and spread.c (how much they move from run
+ * to run, fast mode against ordered).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -55,11 +56,32 @@ static const char *const queue_part_names[NR_QUEUE_PARTS] = {
 	[QUEUE_COST] = "cost",
 };
 
+static const char *const model_part_names[NR_MODEL_PARTS] = {
+	[MODEL_TABLE] = "table",
+	[MODEL_SPREAD] = "spread",
+};
+
+/* The measurements of each part that the word after it may name. */
+static const struct {
+	const char *const *names;	/* NULL: none, the part is one */
+	unsigned int nr;
+	const char *what;
+} sub_parts[NR_PARTS] = {
+	[PART_MEM] = { NULL, 1, NULL },
+	[PART_QUEUE] = { queue_part_names, NR_QUEUE_PARTS,
+			 "queue measurement" },
+	[PART_MODEL] = { model_part_names, NR_MODEL_PARTS,
+			 "model measurement" },
+};
+
+/* All of a part's measurements, as the bits 1 << enum queue_part... */
+#define SUB_ALL(part)	((1U << sub_parts[part].nr) - 1)
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: ubbench [options] [mem] [queue [write | read | rate | lat | cost]]\n"
-		"               [model]\n"
+		"               [model [table | spread]]\n"
 		"\n"
 		"Measures ubfab (ubfab.ko must be loaded): the parts the commands\n"
 		"name, each at most once, in this order; with no command, all of:\n"
@@ -88,20 +110,30 @@ static void usage(FILE *f)
 		"                 on a signal), their ratio on / off (target: >= 0.9);\n"
 		"                 skipped, with a message, where the module has no\n"
 		"                 such parameter or ubbench is not root\n"
-		"  model        the fabric model against the published CloudMatrix384\n"
-		"               table: the importer (an NPU die) READs from and WRITEs\n"
-		"               to an NPU die and a CPU of its node and of another,\n"
-		"               found by topology; the latency of one 512-byte entry\n"
-		"               on a fresh queue (ns) and the one-way bandwidth of 4\n"
-		"               entries of 16 MiB (GB/s), from modeled times (the\n"
-		"               completions' model_ns), each beside the published\n"
-		"               figure with its error\n"
+		"  model        the fabric model, from modeled times (the completions'\n"
+		"               model_ns); with no part, both of:\n"
+		"    table        against the published CloudMatrix384 table: the\n"
+		"                 importer (an NPU die) READs from and WRITEs to an\n"
+		"                 NPU die and a CPU of its node and of another, found\n"
+		"                 by topology; the latency of one 512-byte entry on a\n"
+		"                 fresh queue (ns) and the one-way bandwidth of 4\n"
+		"                 entries of 16 MiB (GB/s), each beside the published\n"
+		"                 figure with its error\n"
+		"    spread       how much modeled times move from run to run: 5\n"
+		"                 processes on NPU dies found by topology, 2 queues\n"
+		"                 each, WRITE, READ and WRITE_NOTIFY into the importer,\n"
+		"                 which WAIT_VALUEs, with random host delays; run %d\n"
+		"                 times (--iters) in the fast mode and as many in the\n"
+		"                 ordered domain (UBFAB_QUEUE_ORDERED); per mode, how\n"
+		"                 many completions differed between runs and the\n"
+		"                 largest and mean spread (max - min) of their model_ns\n"
+		"                 in ns (the ordered domain's must be 0)\n"
 		"Commands may be shortened to any unambiguous prefix. Each timed\n"
 		"figure is the median of the timed repetitions, after one untimed\n"
 		"warm-up repetition. Targets are reported (PASS/MISS), not enforced.\n"
 		"Under QEMU TCG absolute figures are distorted: compare the ratios.\n"
 		"model's figures are modeled times, not timed: --iters does not\n"
-		"apply to them.\n"
+		"apply to them but to model spread's runs.\n"
 		"\n"
 		"Options:\n"
 		"  -e, --exporter NAME  entity that allocates and exports, for mem and\n"
@@ -109,17 +141,20 @@ static void usage(FILE *f)
 		"  -i, --importer NAME  entity that imports, maps and runs the queues\n"
 		"                       (default npu1)\n"
 		"  -n, --iters N        timed repetitions of each timed figure, 1..%d\n"
-		"                       (default %d)\n"
+		"                       (default %d); model spread: runs of each mode\n"
+		"                       (default %d, at least %d)\n"
 		"  -t, --tolerance PCT  model: how far a cell may be from the published\n"
 		"                       figure, whole percent 0..%d (default %d)\n"
 		"  -j, --json FILE      also write the results to FILE as JSON\n"
 		"  -h, --help           this help\n"
 		"\n"
 		"Exit status: 0 measured (and with model, every cell within the\n"
-		"tolerance; a queue cost skipped is no failure); 1 a measurement\n"
-		"(or its setup) failed, or a model cell is beyond the tolerance;\n"
-		"2 usage error.\n",
-		ITERS_MAX, ITERS_DEFAULT, TOLERANCE_MAX, TOLERANCE_DEFAULT);
+		"tolerance and the ordered domain's spread 0; a queue cost skipped\n"
+		"is no failure); 1 a measurement (or its setup) failed, a model\n"
+		"cell is beyond the tolerance, or a completion of the ordered\n"
+		"domain differed between runs; 2 usage error.\n",
+		SPREAD_RUNS, ITERS_MAX, ITERS_DEFAULT, SPREAD_RUNS,
+		SPREAD_RUNS_MIN, TOLERANCE_MAX, TOLERANCE_DEFAULT);
 }
 
 void fail(const char *what, int err)
@@ -383,6 +418,10 @@ static void print_table(const struct bench *b, const struct context *ctx)
 		printf("\n");
 		model_print(b);
 	}
+	if (b->spread) {
+		printf("\n");
+		spread_print(b);
+	}
 }
 
 /* An entity, on one line: {"name": N, "eid": E}. */
@@ -436,7 +475,7 @@ static int write_json(const struct bench *b, const struct context *ctx)
 		mem_json(b, &j);
 	if (b->queue)
 		queue_json(b, &j);
-	if (b->model)
+	if (b->model || b->spread)
 		model_json(b, &j);
 	json_break(&j);
 	json_object_end(&j);
@@ -492,37 +531,37 @@ static int match(const char *arg, const char *const *names, size_t n,
 	return i < 0 ? -1 : i;
 }
 
-/* The parts to run: mem, the queue parts, model. */
+/*
+ * The parts to run, each as the bits of its measurements (1 << enum
+ * queue_part, 1 << enum model_part; mem: 1): 0, not run.
+ */
 struct parts {
-	bool mem;
-	unsigned int queue;	/* 1 << enum queue_part */
-	bool model;
+	unsigned int sub[NR_PARTS];
 };
 
 /*
  * The parts the arguments after the options name: commands in the order
- * of part_names, each at most once, "queue" followed by at most one of its
- * parts; none: all. 0 or -1 (usage error).
+ * of part_names, each at most once, "queue" and "model" followed by at
+ * most one of their measurements; none: all. 0 or -1 (usage error).
  */
 static int parse_parts(int argc, char **argv, struct parts *p)
 {
-	int i, part, last = -1, qpart;
+	int i, part, last = -1, sub;
 
-	*p = (struct parts){
-		.mem = argc == 0,
-		.queue = argc == 0 ? QUEUE_ALL : 0,
-		.model = argc == 0,
-	};
+	for (part = 0; part < NR_PARTS; part++)
+		p->sub[part] = argc == 0 ? SUB_ALL(part) : 0;
 	for (i = 0; i < argc; i++) {
-		/* A queue part, if the word after "queue" begins one. */
-		if (last == PART_QUEUE && p->queue == QUEUE_ALL &&
-		    tool_match(argv[i], queue_part_names, NR_QUEUE_PARTS,
-			       NULL, 0) != TOOL_MATCH_UNKNOWN) {
-			qpart = match(argv[i], queue_part_names,
-				      NR_QUEUE_PARTS, "queue measurement");
-			if (qpart < 0)
+		/* A measurement, if the word after its part begins one. */
+		if (last >= 0 && sub_parts[last].names &&
+		    p->sub[last] == SUB_ALL(last) &&
+		    tool_match(argv[i], sub_parts[last].names,
+			       sub_parts[last].nr, NULL, 0) !=
+		    TOOL_MATCH_UNKNOWN) {
+			sub = match(argv[i], sub_parts[last].names,
+				    sub_parts[last].nr, sub_parts[last].what);
+			if (sub < 0)
 				return -1;
-			p->queue = 1U << qpart;
+			p->sub[last] = 1U << sub;
 			continue;
 		}
 		part = match(argv[i], part_names, NR_PARTS, "command");
@@ -534,12 +573,7 @@ static int parse_parts(int argc, char **argv, struct parts *p)
 			return -1;
 		}
 		last = part;
-		if (part == PART_MEM)
-			p->mem = true;
-		else if (part == PART_QUEUE)
-			p->queue = QUEUE_ALL;
-		else
-			p->model = true;
+		p->sub[part] = SUB_ALL(part);
 	}
 	return 0;
 }
@@ -562,7 +596,8 @@ int main(int argc, char **argv)
 	};
 	unsigned long long n;
 	struct parts parts;
-	int opt;
+	bool mem, queue;
+	int opt, status;
 
 	while ((opt = getopt_long(argc, argv, "e:i:n:t:j:h", longopts,
 				  NULL)) != -1) {
@@ -580,6 +615,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			b.iters = n;
+			b.iters_given = true;
 			break;
 		case 't':
 			if (!tool_parse_uint(optarg, TOLERANCE_MAX, &n)) {
@@ -604,34 +640,44 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!parts.mem && !parts.queue && exporter) {
+	mem = parts.sub[PART_MEM];
+	queue = parts.sub[PART_QUEUE];
+	if (!mem && !queue && exporter) {
 		fprintf(stderr, "ubbench: --exporter: model finds its peers by topology\n");
 		return 2;
 	}
 	if (!exporter)
 		exporter = "npu0";
-	if ((parts.mem || parts.queue) && !strcmp(exporter, importer)) {
+	if ((mem || queue) && !strcmp(exporter, importer)) {
 		fprintf(stderr, "ubbench: the exporter and the importer must differ\n");
 		return 2;
 	}
 
 	b.page = sysconf(_SC_PAGESIZE);
-	if (((parts.mem || parts.queue) && open_dev(exporter, &b.exporter)) ||
+	if (((mem || queue) && open_dev(exporter, &b.exporter)) ||
 	    open_dev(importer, &b.importer))
 		return 1;
 	/* Exit closes the devices, which frees and unexports what is left. */
-	if (parts.mem && mem_run(&b))
+	if (mem && mem_run(&b))
 		return 1;
-	if (parts.queue && queue_run(&b, parts.queue))
+	if (queue && queue_run(&b, parts.sub[PART_QUEUE]))
 		return 1;
-	if (parts.model && model_run(&b))
+	if (parts.sub[PART_MODEL] & 1U << MODEL_TABLE && model_run(&b))
+		return 1;
+	if (parts.sub[PART_MODEL] & 1U << MODEL_SPREAD && spread_run(&b))
 		return 1;
 	if (report(&b))
 		return 1;
+	status = 0;
 	if (model_missed(&b)) {
 		fprintf(stderr, "ubbench: model: %u cells beyond %u%% of the published figures\n",
 			model_missed(&b), b.tolerance);
-		return 1;
+		status = 1;
 	}
-	return 0;
+	if (spread_differed(&b)) {
+		fprintf(stderr, "ubbench: model spread: %u completions of the ordered domain differed between runs: a determinism bug\n",
+			spread_differed(&b));
+		status = 1;
+	}
+	return status;
 }

@@ -5,7 +5,8 @@
  * helpers; and the entry points of each part: mem.c (memory semantics),
  * queue.c (NPU queues), uring.c (the io_uring NOP baseline), param.c (the
  * module parameter that turns the model off, for queue.c's cost of the
- * model), model.c (the fabric model against the published figures).
+ * model), model.c (the fabric model against the published figures) and
+ * spread.c (the model's run-to-run spread, fast mode against ordered).
  */
 #ifndef UBBENCH_H
 #define UBBENCH_H
@@ -41,14 +42,18 @@ struct figure {
 struct mem_bench;
 struct queue_bench;
 struct model_bench;
+struct spread_bench;
 
 /* NPU queue measurements, as `ubbench queue PART` names them. */
 enum queue_part { QUEUE_WRITE, QUEUE_READ, QUEUE_RATE, QUEUE_LAT,
 		  QUEUE_COST, NR_QUEUE_PARTS };
-#define QUEUE_ALL	((1U << NR_QUEUE_PARTS) - 1)
+
+/* Fabric model measurements, as `ubbench model PART` names them. */
+enum model_part { MODEL_TABLE, MODEL_SPREAD, NR_MODEL_PARTS };
 
 struct bench {
 	unsigned int iters;
+	bool iters_given;		/* --iters: model spread's runs too */
 	unsigned int tolerance;		/* model: percent */
 	const char *json;
 	struct ubfab_dev *exporter;	/* NULL: not opened (model only) */
@@ -57,6 +62,7 @@ struct bench {
 	struct mem_bench *mem;		/* NULL: not measured */
 	struct queue_bench *queue;	/* NULL: not measured */
 	struct model_bench *model;	/* NULL: not measured */
+	struct spread_bench *spread;	/* NULL: not measured */
 };
 
 /*
@@ -97,7 +103,22 @@ void queue_json(const struct bench *b, struct json *j);
 int model_run(struct bench *b);
 unsigned int model_missed(const struct bench *b);
 void model_print(const struct bench *b);
+/* The "model" object: model.c's cells and spread.c's spread, those run. */
 void model_json(const struct bench *b, struct json *j);
+
+/*
+ * spread.c: a contention workload's modeled times over several runs in
+ * the fast mode and in the ordered domain; spread_differed() is how many
+ * completions of the ordered domain differed between runs (0, or a
+ * determinism bug). Runs of each mode: --iters, else SPREAD_RUNS; at
+ * least SPREAD_RUNS_MIN.
+ */
+#define SPREAD_RUNS	5
+#define SPREAD_RUNS_MIN	2
+int spread_run(struct bench *b);
+unsigned int spread_differed(const struct bench *b);
+void spread_print(const struct bench *b);
+void spread_json(const struct bench *b, struct json *j);
 
 /*
  * param.c: the module parameter "model", taken (0; -ENOENT: no such
