@@ -207,7 +207,7 @@ static void ubfab_order_unpark(struct ubfab_order *o, struct ubfab_queue *q)
  * Context: @q's run_lock held.
  * Return: true, with the domain's lock held until ubfab_order_done(); or
  * false, and the engine stops until it is kicked or for
- * @q->order.retry jiffies.
+ * @q->order.retry jiffies, when it looks again.
  */
 bool ubfab_order_turn(struct ubfab_queue *q)
 {
@@ -231,9 +231,18 @@ bool ubfab_order_turn(struct ubfab_queue *q)
 			break;
 		first->state = UBFAB_ORDER_PARKED;
 	}
+	/*
+	 * Look again when the first may be parked: it may also go idle
+	 * later without anyone's turn coming, so a busy first is looked at
+	 * again after model_park_ms as well.
+	 */
 	m->blocked = true;
-	m->retry = first->idle && park ?
-		   first->idle_since + park - jiffies : MAX_JIFFY_OFFSET;
+	if (!park)
+		m->retry = MAX_JIFFY_OFFSET;
+	else if (first->idle)
+		m->retry = first->idle_since + park - jiffies;
+	else
+		m->retry = park;
 	mutex_unlock(&o->lock);
 	return false;
 run:
