@@ -297,10 +297,10 @@ static u64 ubfab_model_sum(u64 a, u64 b)
  * that is later than itself (a link is not reserved back in time):
  * contention between queues whose clocks are far apart is not seen.
  * Lock-free: the end moves with a compare-and-exchange; the period's
- * start is a hint.
+ * start is a hint. @dry: only say when it would get it.
  */
 static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
-					       u64 dur)
+					       u64 dur, bool dry)
 {
 	u64 end = READ_ONCE(l->end_ps), s;
 
@@ -309,6 +309,8 @@ static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
 		if (t < READ_ONCE(l->since_ps))
 			return t;
 		s = max(t, end);
+		if (dry)
+			return s;
 	} while (!try_cmpxchg64(&l->end_ps, &end, s + dur));
 	/* after the period's end, not just at it: a new period */
 	if (t > end)
@@ -351,12 +353,12 @@ void ubfab_model_links_reset(struct ubfab_fabric *fabric)
  * @x, over the links of its path, cut-through: the entity's port into
  * the plane, for another node the L1's uplink to an L2 switch and that
  * switch's downlink to the other L1 (the L2 picked by a fixed hash of the
- * two entities and the plane), then the port out to @dst. Return: when
- * its last byte arrives.
+ * two entities and the plane), then the port out to @dst; reserved, or
+ * with @dry only looked at. Return: when its last byte arrives.
  */
 static u64 ubfab_model_walk(struct ubfab_entity *src,
 			    struct ubfab_entity *dst, unsigned long mask,
-			    u64 t0, const struct ubfab_model_xfer *x)
+			    u64 t0, const struct ubfab_model_xfer *x, bool dry)
 {
 	bool far = src->loc.node != dst->loc.node;
 	u64 gap = far ? x->lat_ps / 3 : x->lat_ps, dur = x->dur_ps;
@@ -366,7 +368,7 @@ static u64 ubfab_model_walk(struct ubfab_entity *src,
 	u32 j;
 
 	for_each_set_bit(plane, &mask, UBFAB_MAX_PLANES) {
-		t = ubfab_model_reserve(&src->ports[plane].tx, t0, dur);
+		t = ubfab_model_reserve(&src->ports[plane].tx, t0, dur, dry);
 		t = ubfab_model_sum(t, gap);
 		if (far) {
 			pl = &src->fabric->planes[plane];
@@ -374,37 +376,30 @@ static u64 ubfab_model_walk(struct ubfab_entity *src,
 			    pl->nr_l2;
 			t = ubfab_model_reserve(&pl->links[(src->loc.node *
 							    pl->nr_l2 + j) * 2],
-						t, dur);
+						t, dur, dry);
 			t = ubfab_model_sum(t, gap);
 			t = ubfab_model_reserve(&pl->links[(dst->loc.node *
 							    pl->nr_l2 + j) * 2 + 1],
-						t, dur);
+						t, dur, dry);
 			t = ubfab_model_sum(t, x->lat_ps - 2 * gap);
 		}
-		t = ubfab_model_reserve(&dst->ports[plane].rx, t, dur);
+		t = ubfab_model_reserve(&dst->ports[plane].rx, t, dur, dry);
 		arrive = max(arrive, ubfab_model_sum(t, dur));
 	}
 	return arrive;
 }
 
-/**
- * ubfab_model_contend() - what a transfer over the planes waits for the
- *	links other transfers hold
- * @c: its queue's clock, already moved on by its cost alone
- * @self: where the queue's entity sits: an entity's place
- * @ex: the transfer; @ex->peer an entity's place
- * @before: the clock before the transfer
- * @x: how it crosses the planes (ubfab_model_plane_xfer())
- *
- * Its data goes from the initiator to the peer (from the peer for READ);
- * each link it crosses is reserved for it, and the clock moves on by how
- * much later than on idle links its last byte arrives.
- * Context: the queue's run_lock held.
+/*
+ * How much later than on idle links the last byte of @ex arrives, its
+ * data leaving at @before plus its offset @x->off_ps: each link it
+ * crosses reserved for it, or with @dry only looked at. Its data goes
+ * from the initiator at @self to the peer (from the peer for READ).
  */
-void ubfab_model_contend(struct ubfab_model_clock *c,
-			 const struct ubfab_loc *self,
-			 const struct ubfab_exec *ex, u64 before,
-			 const struct ubfab_model_xfer *x)
+static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
+					     const struct ubfab_exec *ex,
+					     u64 before,
+					     const struct ubfab_model_xfer *x,
+					     bool dry)
 {
 	/* the links are the model's to write, whoever looks at the entity */
 	struct ubfab_entity *a = container_of((struct ubfab_loc *)self,
@@ -421,15 +416,36 @@ void ubfab_model_contend(struct ubfab_model_clock *c,
 	/* a small message within a node, the common case: two links */
 	if (!(mask & (mask - 1)) && a->loc.node == b->loc.node) {
 		plane = __ffs(mask);
-		arrive = ubfab_model_reserve(&a->ports[plane].tx, t0, x->dur_ps);
+		arrive = ubfab_model_reserve(&a->ports[plane].tx, t0,
+					     x->dur_ps, dry);
 		arrive = ubfab_model_reserve(&b->ports[plane].rx,
-					     arrive + x->lat_ps, x->dur_ps);
+					     arrive + x->lat_ps, x->dur_ps, dry);
 		arrive += x->dur_ps;
 	} else {
-		arrive = ubfab_model_walk(a, b, mask, t0, x);
+		arrive = ubfab_model_walk(a, b, mask, t0, x, dry);
 	}
-	if (arrive > idle)
-		ubfab_model_advance(c, arrive - idle);
+	return arrive > idle ? arrive - idle : 0;
+}
+
+/**
+ * ubfab_model_contend() - what a transfer over the planes waits for the
+ *	links other transfers hold
+ * @c: its queue's clock, already moved on by its cost alone
+ * @self: where the queue's entity sits: an entity's place
+ * @ex: the transfer; @ex->peer an entity's place
+ * @before: the clock before the transfer
+ * @x: how it crosses the planes (ubfab_model_plane_xfer())
+ *
+ * Each link it crosses is reserved for it, and the clock moves on by how
+ * much later than on idle links its last byte arrives.
+ * Context: the queue's run_lock held.
+ */
+void ubfab_model_contend(struct ubfab_model_clock *c,
+			 const struct ubfab_loc *self,
+			 const struct ubfab_exec *ex, u64 before,
+			 const struct ubfab_model_xfer *x)
+{
+	ubfab_model_advance(c, ubfab_model_delay(self, ex, before, x, false));
 }
 
 /**
@@ -485,15 +501,18 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 
 /*
  * When @ex would end if it were charged now (no link error rolled), and
- * in *@back the way back of its acknowledgment or response.
+ * in *@back the way back of its acknowledgment or response; with
+ * @contend, what it would wait for the links as they stand too.
  */
 static u64 ubfab_model_price(const struct ubfab_model_clock *c,
 			     const struct ubfab_loc *self,
-			     const struct ubfab_exec *ex, u64 *back)
+			     const struct ubfab_exec *ex, u64 *back,
+			     bool contend)
 {
 	const struct ubfab_model_params *p;
 	const struct ubfab_model_faults *fp;
 	struct ubfab_model_faults f;
+	struct ubfab_model_xfer x;
 	u64 end;
 
 	fp = ubfab_model_faults(NULL, self, ex, &f);
@@ -501,11 +520,15 @@ static u64 ubfab_model_price(const struct ubfab_model_clock *c,
 	p = ubfab_model_params();
 	end = ubfab_model_cost_ps(p, self, ex, fp);
 	*back = ex->peer ? ubfab_model_lat_ps(p, self, ex->peer) : 0;
+	contend = contend && ubfab_model_plane_xfer(p, self, ex, fp, &x);
 	rcu_read_unlock();
 	if (fp)
 		*back += fp->delay_ps;
-	if (check_add_overflow(end, c->now_ps, &end))
-		end = U64_MAX;
+	end = ubfab_model_sum(end, c->now_ps);
+	if (contend)
+		end = ubfab_model_sum(end, ubfab_model_delay(self, ex,
+							     c->now_ps, &x,
+							     true));
 	return end;
 }
 
@@ -523,7 +546,7 @@ u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
 {
 	u64 back;
 
-	return ubfab_model_price(c, self, ex, &back);
+	return ubfab_model_price(c, self, ex, &back, false);
 }
 
 /**
@@ -533,14 +556,16 @@ u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
  * @ex: the transfer, its last chunk noted (ubfab_model_note())
  *
  * Its end, were it charged now, less the way back of the acknowledgment
- * or the response. Context: the queue's run_lock held.
+ * or the response; over the planes, after what it would wait for the
+ * links as other transfers hold them now (their reservation is made
+ * when it is charged). Context: the queue's run_lock held.
  * Return: picoseconds, saturated.
  */
 u64 ubfab_model_arrival_ps(const struct ubfab_model_clock *c,
 			   const struct ubfab_loc *self,
 			   const struct ubfab_exec *ex)
 {
-	u64 back, end = ubfab_model_price(c, self, ex, &back);
+	u64 back, end = ubfab_model_price(c, self, ex, &back, true);
 
 	return end == U64_MAX ? end : end - back;
 }

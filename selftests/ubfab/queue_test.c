@@ -2760,6 +2760,7 @@ struct flow {
 	struct ubfab_import imp;
 	struct ubfab_queue *q;
 	uint64_t loc;
+	uint64_t seg;		/* the receiver's allocation it writes into */
 	uint64_t end;		/* model_ns of its last completion */
 };
 
@@ -2792,14 +2793,14 @@ static void add_flow(struct __test_metadata *_metadata,
 {
 	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
 	struct flow *f = &self->f[self->n++];
-	uint64_t off;
 	uint32_t tid;
 
 	attr.flags = UBFAB_QUEUE_TIMING;
 	ASSERT_EQ(0, ubfab_dev_open(src, &f->src));
 	ASSERT_EQ(0, ubfab_dev_open(dst, &f->dst));
-	ASSERT_EQ(0, ubfab_dev_alloc(f->dst, FLOW_LEN, &off));
-	ASSERT_EQ(0, ubfab_dev_export(f->dst, off, FLOW_LEN, RWA, TOKEN, &tid));
+	ASSERT_EQ(0, ubfab_dev_alloc(f->dst, FLOW_LEN, &f->seg));
+	ASSERT_EQ(0, ubfab_dev_export(f->dst, f->seg, FLOW_LEN, RWA, TOKEN,
+				      &tid));
 	ASSERT_EQ(0, ubfab_dev_import(f->src, ubfab_dev_eid(f->dst), tid,
 				      TOKEN, RWA, &f->imp));
 	ASSERT_EQ(0, ubfab_dev_alloc(f->src, FLOW_LEN, &f->loc));
@@ -2889,6 +2890,50 @@ TEST_F(contention, incast)
 		/* (ser less 64 bytes' few ns: 1 %) */
 		EXPECT_GE((one + 63 * ser) * 101 / 100, self->f[i].end);
 	}
+}
+
+/*
+ * Causality under contention: a WAIT_VALUE on the flag of the last of 8
+ * incast WRITE_NOTIFYs ends no earlier than that write's arrival, which
+ * waited for the 7 before it at the receiver's port.
+ */
+TEST_F(contention, notify_incast)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	uint64_t flag = FLOW_LEN - 8, rem, last = 0;
+	struct ubfab_cqe cqe, wc;
+	struct ubfab_queue *w;
+	char name[16];
+	int i;
+
+	ASSERT_EQ(0, ubfab_reload(""));
+	for (i = 0; i < 8; i++) {
+		snprintf(name, sizeof(name), "npu%d", i);
+		add_flow(_metadata, self, name, "npu15");
+	}
+	attr.flags = UBFAB_QUEUE_TIMING;
+	ASSERT_EQ(0, ubfab_queue_create(self->f[7].dst, &attr, &w));
+	ubfab_prep_wait_value(GET_SQE(w), self->f[7].seg + flag,
+			      UBFAB_WAIT_GE, 1, WAIT_MS);
+	ASSERT_LE(0, ubfab_queue_submit(w));
+	for (i = 0; i < 8; i++) {
+		rem = ubfab_import_addr(&self->f[i].imp, 0);
+		ubfab_prep_write_notify(GET_SQE(self->f[i].q), self->f[i].loc,
+					rem, flag, rem + flag, 1);
+		ASSERT_EQ(0, complete(self->f[i].q, &cqe, 1));
+		ASSERT_EQ(UBFAB_CQE_OK, cqe.status);
+		last = cqe.model_ns;
+	}
+	ASSERT_EQ(0, complete(w, &wc, 1));
+	ubfab_queue_destroy(w);
+	ASSERT_EQ(UBFAB_CQE_OK, wc.status);
+	ASSERT_EQ(1, wc.result);
+	/* the flag's arrival: the last one's end less the way back, < 1 us */
+	EXPECT_LE(last, wc.model_ns + 1000)
+		TH_LOG("last WRITE_NOTIFY ends at %llu ns, the wait at %llu ns",
+		       (unsigned long long)last,
+		       (unsigned long long)wc.model_ns);
+	EXPECT_LE(wc.model_ns, last);
 }
 
 /* Disjoint pairs do not slow each other down. */
