@@ -25,7 +25,8 @@ static const char *const module_files[] = {
 	"parameters/nodes", "parameters/chips_per_node",
 	"parameters/dies_per_chip", "parameters/cpus_per_node",
 	"parameters/planes", "parameters/l2_per_plane", "parameters/npu_mem",
-	"parameters/cpu_mem", "parameters/profile", "refcnt",
+	"parameters/cpu_mem", "parameters/profile", "parameters/model",
+	"parameters/model_order", "parameters/model_park_ms", "refcnt",
 };
 
 /*
