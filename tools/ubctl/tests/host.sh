@@ -681,7 +681,7 @@ fi
 # 13 functions at UBFAB_1.0, of which the 3 entity calls have a 1.1
 # default version too and the 2 port calls (get, dump) a 1.4 one, 16 new
 # ones at UBFAB_1.1, 12 at UBFAB_1.2, of which ubfab_nl_event_read has a
-# 1.4 default version, 1 at UBFAB_1.3 and 6 new ones at UBFAB_1.4
+# 1.4 default version, 1 at UBFAB_1.3 and 7 new ones at UBFAB_1.4
 syms=$(nm -D --defined-only "$libo/libubfab.so.1.4.0" 2>/dev/null |
        awk '{ print $3 }')
 others=$(echo "$syms" | grep -v -x -e 'UBFAB_1\.[01234]' \
@@ -695,7 +695,7 @@ if [ -z "$others" ] && [ "$(count '@*@UBFAB_1\.0')" -eq 13 ] &&
    [ "$(count '@@UBFAB_1\.1')" -eq 19 ] &&
    [ "$(count '@*@UBFAB_1\.2')" -eq 12 ] && [ "$event" -eq 1 ] &&
    [ "$(count '@@UBFAB_1\.3')" -eq 1 ] &&
-   [ "$(count '@@UBFAB_1\.4')" -eq 9 ]; then
+   [ "$(count '@@UBFAB_1\.4')" -eq 10 ]; then
 	ok "exports the API at UBFAB_1.0 to UBFAB_1.4, nothing else"
 else
 	not_ok "exports the API at UBFAB_1.0 to UBFAB_1.4, nothing else" \
