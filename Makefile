@@ -143,10 +143,19 @@ check:
 check-debug:
 	@tools/check.sh -d
 
-demo: lib tools
+# The demo's load on the fabric model (tools/vm/demo_load.c), linked
+# with the libubfab the VM has in /usr/lib.
+DEMO_LOAD := $(BUILD)/tools/vm/demo_load
+
+$(DEMO_LOAD): tools/vm/demo_load.c lib
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi -Ilib -o $@ $< \
+		-L$(BUILD)/lib -lubfab
+
+demo: lib tools $(DEMO_LOAD)
 	@$(MAKE) --no-print-directory modules KVER=$(DEMO_KVER)
 	tools/vm/ubvm -k $(DEMO_KVER) -D -p profile=cm384 -t 300 \
-		-x tools/vm/demo.sh -- sh /x/demo.sh
+		-x tools/vm/demo.sh -x $(DEMO_LOAD) -- sh /x/demo.sh
 
 # Figures of the memory semantics and the NPU queues, measured in the VM,
 # and the fabric model against the published table (tools/bench/,
@@ -197,7 +206,8 @@ help:
 	@echo '               then check-debug'
 	@echo '  check-debug  VM tests on the debug kernel (KASAN, lockdep, KUnit,'
 	@echo '               kmemleak, ...) and on the 6.12 PREEMPT_RT kernel'
-	@echo '  demo         the cm384 fabric in a VM: ubctl topo, memory, time'
+	@echo '  demo         the cm384 fabric in a VM: ubctl topo, memory, time,'
+	@echo '               the model'"'"'s memory under load (< 16 MiB?)'
 	@echo '  bench        memory, queue and model benchmarks in a VM'
 	@echo '               (BENCH_KVER=6.12, BENCH_ARGS)'
 	@echo '  bench-compare  the same for the module of BASE=<commit> against'

@@ -343,7 +343,7 @@ void ubfab_model_links_reset(struct ubfab_fabric *fabric)
 	}
 	for (i = 0; i < fabric->topo.planes; i++) {
 		pl = &fabric->planes[i];
-		memset(pl->links, 0, array_size(pl->nr_l1 * pl->nr_l2 * 2,
+		memset(pl->links, 0, array_size(ubfab_plane_nr_links(pl),
 						sizeof(*pl->links)));
 	}
 }

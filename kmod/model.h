@@ -128,6 +128,7 @@ const struct ubfab_model_params *ubfab_model_profile_find(const char *name);
 const struct ubfab_model_params *ubfab_model_params(void);
 void ubfab_model_read(struct ubfab_model_params *p);
 int ubfab_model_update(const struct ubfab_model_params *p);
+size_t ubfab_model_params_bytes(void);
 void ubfab_model_fini(void);
 
 /**
@@ -276,6 +277,37 @@ struct ubfab_order_member {
 
 struct ubfab_fabric;
 void ubfab_model_links_reset(struct ubfab_fabric *fabric);
+
+/**
+ * struct ubfab_model_mem - the kernel memory the fabric model holds
+ *	(model_mem.c), in bytes of the structures (allocator rounding and
+ *	slab overhead aside)
+ * @links: directions of links contention keeps (struct ubfab_link): two
+ *	in every port, two for each pair of an L1 and an L2 switch of a
+ *	plane
+ * @links_bytes: their bytes; fixed for the fabric's shape
+ * @queues: live queues
+ * @queue_bytes: the model's fields in them, @queues times the clock's
+ *	and the ordered domain member's sizes
+ * @stamps: live stamps, one per flag word a modeled write or
+ *	UBFAB_IOCTL_QUEUE_STAMP stamped, in memory not freed since
+ * @stamp_bytes: the xarray nodes that hold them (struct xa_node)
+ * @other_bytes: the copy of the parameters in force (none while profile
+ *	cm384's own table is) and the ordered domain's head
+ * @total_bytes: the sum of the bytes above
+ */
+struct ubfab_model_mem {
+	u64 links;
+	u64 links_bytes;
+	u32 queues;
+	u64 queue_bytes;
+	u64 stamps;
+	u64 stamp_bytes;
+	u64 other_bytes;
+	u64 total_bytes;
+};
+
+void ubfab_model_mem(struct ubfab_fabric *fabric, struct ubfab_model_mem *m);
 
 /* model_order.c: the ordered domain (deterministic mode) */
 bool ubfab_order_default(void);

@@ -279,6 +279,16 @@ int ubfab_model_update(const struct ubfab_model_params *p)
 	return 1;
 }
 
+/*
+ * Bytes the parameters in force take besides the module image: a copy's,
+ * or 0 while profile cm384's own table is in force.
+ */
+size_t ubfab_model_params_bytes(void)
+{
+	return rcu_access_pointer(ubfab_model_cur) == &ubfab_model_cm384 ?
+	       0 : sizeof(struct ubfab_model_copy);
+}
+
 /* At module exit, with no queue left: free a copy in force. */
 void ubfab_model_fini(void)
 {

@@ -20,7 +20,8 @@
  * looks the stamp up, so a wait that sees the written value sees its
  * stamp. Stamps are kept in whole nanoseconds (an xarray value holds 63
  * bits) and go with the memory they stamp: an allocation's are erased
- * when it is freed (mem.c).
+ * when it is freed (mem.c). The fabric counts the stamps alive, for the
+ * model's memory (model_mem.c).
  */
 #include <linux/uaccess.h>
 #include <linux/xarray.h>
@@ -77,10 +78,16 @@ void ubfab_model_stamp_write(struct ubfab_queue *q,
 int ubfab_model_stamp_set(struct ubfab_entity *owner, u64 addr, u64 ps)
 {
 	u64 ns = min_t(u64, ubfab_model_ns(ps), LONG_MAX);
+	void *old;
 
-	return xa_err(xa_store(&owner->stamps, ubfab_model_word(addr),
-			       xa_mk_value(ns),
-			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN));
+	old = xa_store(&owner->stamps, ubfab_model_word(addr), xa_mk_value(ns),
+		       GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+	if (xa_is_err(old))
+		return xa_err(old);
+	/* a word stamped for the first time since its memory came */
+	if (!old)
+		atomic_long_inc(&owner->fabric->model_stamps);
+	return 0;
 }
 
 /**
@@ -111,7 +118,8 @@ void ubfab_model_forget(struct ubfab_entity *owner, u64 addr, u64 len)
 	void *entry;
 
 	xa_for_each_range(&owner->stamps, idx, entry, first, last)
-		xa_erase(&owner->stamps, idx);
+		if (xa_erase(&owner->stamps, idx))
+			atomic_long_dec(&owner->fabric->model_stamps);
 }
 
 /**

@@ -209,6 +209,38 @@ static int ubfab_nl_put_param(struct sk_buff *skb,
 	return 0;
 }
 
+static int ubfab_nl_put_mem(struct sk_buff *skb)
+{
+	struct ubfab_model_mem m;
+	struct nlattr *nest;
+
+	ubfab_model_mem(ubfab_nl_fabric, &m);
+	nest = nla_nest_start(skb, UBFAB_A_MODEL_MEM);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, UBFAB_A_MEM_LINKS, m.links,
+			      UBFAB_A_MEM_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_MEM_LINKS_BYTES, m.links_bytes,
+			      UBFAB_A_MEM_PAD) ||
+	    nla_put_u32(skb, UBFAB_A_MEM_QUEUES, m.queues) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_MEM_QUEUE_BYTES, m.queue_bytes,
+			      UBFAB_A_MEM_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_MEM_STAMPS, m.stamps,
+			      UBFAB_A_MEM_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_MEM_STAMP_BYTES, m.stamp_bytes,
+			      UBFAB_A_MEM_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_MEM_OTHER_BYTES, m.other_bytes,
+			      UBFAB_A_MEM_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_MEM_TOTAL_BYTES, m.total_bytes,
+			      UBFAB_A_MEM_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The model's parameters @obj, and the memory the model holds now. */
 static int ubfab_nl_fill_model(struct sk_buff *skb, const void *obj)
 {
 	const struct ubfab_model_params *p = obj;
@@ -219,7 +251,7 @@ static int ubfab_nl_fill_model(struct sk_buff *skb, const void *obj)
 	for (i = 0; i < ubfab_model_nr_params; i++)
 		if (ubfab_nl_put_param(skb, p, &ubfab_model_param_table[i]))
 			return -EMSGSIZE;
-	return 0;
+	return ubfab_nl_put_mem(skb);
 }
 
 static int ubfab_nl_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,

@@ -37,7 +37,7 @@ int ubfab_planes_init(struct ubfab_fabric *fabric)
 		__set_bit(p, &fabric->planes_up);
 		plane->nr_l1 = topo->nodes;
 		plane->nr_l2 = topo->l2_per_plane;
-		plane->links = kvcalloc(2 * plane->nr_l1 * plane->nr_l2,
+		plane->links = kvcalloc(ubfab_plane_nr_links(plane),
 					sizeof(*plane->links), GFP_KERNEL);
 		if (!plane->links) {
 			ubfab_planes_fini(fabric);

@@ -155,6 +155,7 @@ static int ubfab_queue_release(struct inode *inode, struct file *filp)
 		eventfd_ctx_put(q->eventfd);
 	ubfab_queue_ring_free(q);
 	ida_free(&file->entity->queue_ids, q->id);
+	atomic_dec(&file->entity->fabric->model_queues);
 	kfree(q);
 	fput(file->filp);
 	return 0;
@@ -322,6 +323,7 @@ int ubfab_queue_create(struct ubfab_file *file,
 	}
 	/* From here the queue's release undoes everything. */
 	get_file(file->filp);
+	atomic_inc(&file->entity->fabric->model_queues);
 	if (q->flags & UBFAB_QUEUE_ORDERED)
 		ubfab_order_join(q);
 	spin_lock(&file->queues_lock);

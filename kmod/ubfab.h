@@ -161,6 +161,12 @@ struct ubfab_plane {
 	struct ubfab_link *links;
 };
 
+/* Directions of links in @plane's @links: up and down, per L1 and L2. */
+static inline size_t ubfab_plane_nr_links(const struct ubfab_plane *plane)
+{
+	return 2 * (size_t)plane->nr_l1 * plane->nr_l2;
+}
+
 struct ubfab_entity;
 
 /**
@@ -273,6 +279,9 @@ struct ubfab_order {
  * @nr_entities: entities in @entities
  * @entities: table indexed by EID; each slot holds a device reference
  * @order: the ordered model domain
+ * @model_queues: live queues, for the model's memory (model_mem.c)
+ * @model_stamps: live stamps of the model, one per flag word stamped in
+ *	any entity's @stamps (model_sync.c)
  */
 struct ubfab_fabric {
 	struct ubfab_topo topo;
@@ -283,6 +292,8 @@ struct ubfab_fabric {
 	u32 nr_entities;
 	struct ubfab_entity **entities;
 	struct ubfab_order order;
+	atomic_t model_queues;
+	atomic_long_t model_stamps;
 };
 
 /**

@@ -16,9 +16,9 @@
  * UBFAB_1.1), as is struct ubfab_entity_info's auth_failures. The queue
  * API, fault injection (port and plane states, entity reset) and the
  * events that announce it are new in version 1.2 (UBFAB_1.2); the fabric
- * model's parameters (read, set, and their events) and the ports' fault
- * knobs in the model (struct ubfab_port_info's, ubfab_port_set_faults())
- * in version 1.4 (UBFAB_1.4).
+ * model's parameters (read, set, and their events), the kernel memory the
+ * model holds and the ports' fault knobs in the model (struct
+ * ubfab_port_info's, ubfab_port_set_faults()) in version 1.4 (UBFAB_1.4).
  *
  * Conventions
  *   Every function returning int returns 0 on success or a negative errno
@@ -418,7 +418,8 @@ const char *ubfab_state_name(uint32_t state);
  * The model gives every completion a modeled time from a table of
  * parameters (Documentation/model.rst): latencies, bandwidths,
  * efficiencies. Reading them needs no privilege; setting them needs
- * CAP_NET_ADMIN and is announced by a UBFAB_CMD_MODEL_NTF event.
+ * CAP_NET_ADMIN and is announced by a UBFAB_CMD_MODEL_NTF event. What
+ * the model holds in the kernel's memory comes with them.
  */
 
 /**
@@ -440,11 +441,43 @@ struct ubfab_model_param {
 };
 
 /**
- * struct ubfab_model - the fabric model's parameters
+ * struct ubfab_model_mem - the kernel memory the fabric model holds, in
+ *	bytes of its structures (allocator rounding and slab overhead aside)
+ * @links: directions of links the model's contention keeps: two in every
+ *	port, two for each pair of an L1 and an L2 switch of a plane
+ * @links_bytes: their bytes; fixed for the fabric's shape
+ * @queue_bytes: the model's fields in the live queues, the same bytes for
+ *	every queue
+ * @stamps: live stamps: flag words a modeled write or ubfab_queue_stamp()
+ *	stamped, in memory not freed since
+ * @stamp_bytes: the kernel's xarray nodes holding them
+ * @other_bytes: the copy of the parameters in force (none while profile
+ *	cm384's own table is) and the ordered domain's head
+ * @total_bytes: the sum of the bytes above
+ * @queues: live queues
+ *
+ * The kernel reads it without a lock: queues and stamps that come or go
+ * meanwhile may be counted or not. All 0 from a ubfab.ko that does not
+ * report it (@total_bytes is never 0 otherwise).
+ */
+struct ubfab_model_mem {
+	uint64_t links;
+	uint64_t links_bytes;
+	uint64_t queue_bytes;
+	uint64_t stamps;
+	uint64_t stamp_bytes;
+	uint64_t other_bytes;
+	uint64_t total_bytes;
+	uint32_t queues;
+};
+
+/**
+ * struct ubfab_model - the fabric model's parameters and its memory
  * @profile: "cm384" while every parameter has that profile's value,
  *	"custom" when any differs
  * @nparams: number of @params
  * @params: every parameter, in the order of the kernel's table
+ * @mem: the kernel memory the model holds, when the message was made
  *
  * Allocated by the library with its @params in one block; release it
  * with ubfab_model_free().
@@ -453,10 +486,12 @@ struct ubfab_model {
 	char profile[UBFAB_NAME_MAX];
 	size_t nparams;
 	struct ubfab_model_param *params;
+	struct ubfab_model_mem mem;
 };
 
 /**
- * ubfab_model_get() - read the model's profile and every parameter
+ * ubfab_model_get() - read the model's profile, every parameter and the
+ *	memory the model holds
  * @nl: session
  * @modelp: receives the model; the caller releases it with
  *	ubfab_model_free()

@@ -35,6 +35,7 @@ _Static_assert(UBFAB_A_FABRIC_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_PLANE_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_SEG_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_MODEL_MAX <= LIBUBFAB_MAXATTR &&
+	       UBFAB_A_MEM_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_PARAM_MAX <= LIBUBFAB_MAXATTR,
 	       "LIBUBFAB_MAXATTR too small for an attribute set");
 
@@ -174,13 +175,33 @@ static const struct libubfab_field param_fields[] = {
 static const struct libubfab_attrset param_set =
 	ATTRSET(UBFAB_A_PARAM_MAX, param_policy, param_fields);
 
+/* Attribute set "mem", nested in "model" */
+
+#define MEM(a, m) \
+	FIELD(UBFAB_A_MEM_##a, struct ubfab_model_mem, m)
+static const struct libubfab_field mem_fields[] = {
+	MEM(LINKS, links),
+	MEM(LINKS_BYTES, links_bytes),
+	MEM(QUEUES, queues),
+	MEM(QUEUE_BYTES, queue_bytes),
+	MEM(STAMPS, stamps),
+	MEM(STAMP_BYTES, stamp_bytes),
+	MEM(OTHER_BYTES, other_bytes),
+	MEM(TOTAL_BYTES, total_bytes),
+};
+
+static const struct libubfab_attrset mem_set =
+	ATTRSET(UBFAB_A_MEM_MAX, mem_policy, mem_fields);
+
 /*
- * Attribute set "model": the profile; model_decode() walks its repeated
- * params.
+ * Attribute set "model": the profile and the memory (kernels before it
+ * do not report it); model_decode() walks its repeated params.
  */
 
 static const struct libubfab_field model_fields[] = {
 	FIELD(UBFAB_A_MODEL_PROFILE, struct ubfab_model, profile),
+	{ .attr = UBFAB_A_MODEL_MEM, .nest = &mem_set,
+	  .offset = offsetof(struct ubfab_model, mem) },
 };
 
 static const struct libubfab_attrset model_set =

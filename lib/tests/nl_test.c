@@ -847,6 +847,10 @@ TEST_F(nl, model_get)
 	EXPECT_EQ(NULL, ubfab_model_find(m, "link"));
 	EXPECT_EQ(NULL, ubfab_model_find(m, NULL));
 	EXPECT_EQ(NULL, ubfab_model_find(NULL, "link-mbps"));
+	/* a kernel that does not report the model's memory: all 0 */
+	EXPECT_EQ(0, m->mem.links);
+	EXPECT_EQ(0, m->mem.queues);
+	EXPECT_EQ(0, m->mem.total_bytes);
 	ubfab_model_free(m);
 
 	/* a kernel without the model: nothing returned */
@@ -857,6 +861,53 @@ TEST_F(nl, model_get)
 	ASSERT_EQ(-EINVAL, ubfab_model_get(&nl, NULL));
 	ASSERT_EQ(-EINVAL, ubfab_model_get(NULL, &m));
 	ubfab_model_free(NULL);
+}
+
+/* model get: the memory nest lands in @mem, whatever its place */
+TEST_F(nl, model_get_mem)
+{
+	struct ubfab_model *m = NULL;
+	struct nlattr *nest;
+	struct nl_msg *msg;
+
+	msg = data_new(UBFAB_CMD_MODEL_GET, false);
+	nest = nla_nest_start(msg, UBFAB_A_MODEL_MEM);
+	put_u64_pad(msg, UBFAB_A_MEM_LINKS, 8, UBFAB_A_MEM_PAD);
+	put_u64_pad(msg, UBFAB_A_MEM_LINKS_BYTES, 128, UBFAB_A_MEM_PAD);
+	nla_put_u32(msg, UBFAB_A_MEM_QUEUES, 3);
+	put_u64_pad(msg, UBFAB_A_MEM_QUEUE_BYTES, 600, UBFAB_A_MEM_PAD);
+	put_u64_pad(msg, UBFAB_A_MEM_STAMPS, 5000, UBFAB_A_MEM_PAD);
+	put_u64_pad(msg, UBFAB_A_MEM_STAMP_BYTES, 1ULL << 33, UBFAB_A_MEM_PAD);
+	put_u64_pad(msg, UBFAB_A_MEM_OTHER_BYTES, 7, UBFAB_A_MEM_PAD);
+	put_u64_pad(msg, UBFAB_A_MEM_TOTAL_BYTES, (1ULL << 33) + 735,
+		    UBFAB_A_MEM_PAD);
+	nla_nest_end(msg, nest);
+	put_model(msg);
+	reply_send(msg);
+	ack_send();
+	ASSERT_EQ(0, REQUEST(ubfab_model_get(&nl, &m)));
+	ASSERT_EQ(3, m->nparams);
+	EXPECT_EQ(8, m->mem.links);
+	EXPECT_EQ(128, m->mem.links_bytes);
+	EXPECT_EQ(3, m->mem.queues);
+	EXPECT_EQ(600, m->mem.queue_bytes);
+	EXPECT_EQ(5000, m->mem.stamps);
+	EXPECT_EQ(1ULL << 33, m->mem.stamp_bytes);
+	EXPECT_EQ(7, m->mem.other_bytes);
+	EXPECT_EQ((1ULL << 33) + 735, m->mem.total_bytes);
+	ubfab_model_free(m);
+
+	/* every attribute of the nest is required */
+	m = NULL;
+	msg = data_new(UBFAB_CMD_MODEL_GET, false);
+	put_model(msg);
+	nest = nla_nest_start(msg, UBFAB_A_MODEL_MEM);
+	put_u64_pad(msg, UBFAB_A_MEM_LINKS, 8, UBFAB_A_MEM_PAD);
+	nla_nest_end(msg, nest);
+	reply_send(msg);
+	ack_send();
+	ASSERT_EQ(-EPROTO, REQUEST(ubfab_model_get(&nl, &m)));
+	EXPECT_EQ(NULL, m);
 }
 
 /* A param without its unit. */

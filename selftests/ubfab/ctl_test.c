@@ -7,7 +7,8 @@
  * fault knobs in the model set with the state in one request and read
  * back (all or nothing: ERANGE), and the 1.2 event read's struct; the
  * fabric model's parameters read and set (all or nothing: ENOENT, ERANGE,
- * EPERM) and their events. Then the same through ubctl (run where it is
+ * EPERM) and their events, and the memory the model holds (links, queues,
+ * stamps). Then the same through ubctl (run where it is
  * in $PATH, as in the test VM): port and plane set seen by show, the
  * knobs in show and -j, its error messages and exit codes, stats counting
  * a queue WRITE and its NO_ROUTE failure with every plane down, entity
@@ -560,6 +561,104 @@ TEST_F(ctl, model_get)
 	ubfab_model_free(m);
 }
 
+/* The memory the model holds now, or all 0xff bytes. */
+static struct ubfab_model_mem model_mem(struct ubfab_nl *nl)
+{
+	struct ubfab_model_mem mem;
+	struct ubfab_model *m;
+
+	memset(&mem, 0xff, sizeof(mem));
+	if (!ubfab_model_get(nl, &m)) {
+		mem = m->mem;
+		ubfab_model_free(m);
+	}
+	return mem;
+}
+
+/* Its parts add up to its total. */
+static bool model_mem_adds_up(const struct ubfab_model_mem *m)
+{
+	return m->total_bytes == m->links_bytes + m->queue_bytes +
+				 m->stamp_bytes + m->other_bytes;
+}
+
+/* Words model_mem stamps: more than one xarray node's 64. */
+#define MEM_STAMPS	1000
+
+/*
+ * The memory the model holds: links as the shape gives them (two
+ * directions in every port, two per L1 and L2 switch pair of a plane, 16
+ * bytes each: struct ubfab_link's two u64); each queue adds the same
+ * bytes and takes them back; each word stamped for the first time adds
+ * a stamp, stamping it again none, and freeing its memory takes them all
+ * back, with the xarray nodes that held them.
+ */
+TEST_F(ctl, model_mem)
+{
+	struct ubfab_model_mem m0, m1, m2;
+	struct ubfab_queue *q1, *q2;
+	struct ubfab_fabric_info f;
+	struct ubfab_dev *npu1;
+	uint64_t off, now, i;
+
+	ASSERT_EQ(0, ubfab_fabric_get(self->nl, &f));
+	m0 = model_mem(self->nl);
+	EXPECT_EQ((uint64_t)f.planes * (2 * f.nodes * f.l2_per_plane +
+					2 * (f.npus + f.cpus)), m0.links);
+	EXPECT_EQ(16 * m0.links, m0.links_bytes);
+	EXPECT_EQ(0, m0.queues);
+	EXPECT_EQ(0, m0.queue_bytes);
+	EXPECT_EQ(0, m0.stamps);
+	EXPECT_EQ(0, m0.stamp_bytes);
+	EXPECT_LT(0, m0.other_bytes);
+	EXPECT_TRUE(model_mem_adds_up(&m0));
+
+	ASSERT_EQ(0, ubfab_dev_open("npu1", &npu1));
+	ASSERT_EQ(0, ubfab_queue_create(npu1, NULL, &q1));
+	m1 = model_mem(self->nl);
+	EXPECT_EQ(1, m1.queues);
+	EXPECT_LT(0, m1.queue_bytes);
+	ASSERT_EQ(0, ubfab_queue_create(npu1, NULL, &q2));
+	m2 = model_mem(self->nl);
+	EXPECT_EQ(2, m2.queues);
+	EXPECT_EQ(2 * m1.queue_bytes, m2.queue_bytes);
+	EXPECT_EQ(m0.links_bytes, m2.links_bytes);
+	EXPECT_TRUE(model_mem_adds_up(&m2));
+	ubfab_queue_destroy(q2);
+	EXPECT_EQ(m1.queue_bytes, model_mem(self->nl).queue_bytes);
+
+	/* whole pages */
+	ASSERT_EQ(0, ubfab_dev_alloc(npu1, (MEM_STAMPS * 8 + 4095) & ~4095ULL,
+				     &off));
+	for (i = 0; i < MEM_STAMPS; i++)
+		ASSERT_EQ(0, ubfab_queue_stamp(q1, off + 8 * i,
+					       UBFAB_STAMP_LOCAL, &now));
+	m1 = model_mem(self->nl);
+	EXPECT_EQ(MEM_STAMPS, m1.stamps);
+	/* a node (576 bytes on 64 bits) per 64 words or so, not per word */
+	EXPECT_LE(MEM_STAMPS / 64, m1.stamp_bytes / 576) TH_LOG("%" PRIu64,
+							   m1.stamp_bytes);
+	EXPECT_GT(MEM_STAMPS / 2, m1.stamp_bytes / 576);
+	EXPECT_TRUE(model_mem_adds_up(&m1));
+	/* stamped again: no new stamp */
+	ASSERT_EQ(0, ubfab_queue_stamp(q1, off, UBFAB_STAMP_LOCAL, &now));
+	ASSERT_EQ(0, ubfab_queue_stamp(q1, off + 8 * (MEM_STAMPS - 1),
+				       UBFAB_STAMP_LOCAL, &now));
+	m2 = model_mem(self->nl);
+	EXPECT_EQ(m1.stamps, m2.stamps);
+	EXPECT_EQ(m1.stamp_bytes, m2.stamp_bytes);
+
+	ASSERT_EQ(0, ubfab_dev_free(npu1, off));
+	m2 = model_mem(self->nl);
+	EXPECT_EQ(0, m2.stamps);
+	EXPECT_EQ(0, m2.stamp_bytes);
+	ubfab_queue_destroy(q1);
+	ubfab_dev_close(npu1);
+	m2 = model_mem(self->nl);
+	EXPECT_EQ(0, m2.queues);
+	EXPECT_EQ(m0.total_bytes, m2.total_bytes);
+}
+
 /*
  * Values set in one request, profile custom, one event per change; a
  * request refused in part changes nothing and announces nothing; a
@@ -852,12 +951,22 @@ TEST_F(ctl, ubctl_model)
 	hbm_max = ubfab_model_find(m, "hbm-mbps")->maximum;
 	ASSERT_EQ(0, run_ubctl(out, false, "model show"));
 	EXPECT_TRUE(starts(out, "profile cm384\n")) TH_LOG("%s", out);
-	EXPECT_EQ(1 + m->nparams, count_of(out, "\n"));
+	/* the profile, the parameters, the memory's five lines */
+	EXPECT_EQ(1 + m->nparams + 5, count_of(out, "\n"));
 	for (i = 0; i < m->nparams; i++)
 		EXPECT_NE(NULL, strstr(out, param_line(want, sizeof(want),
 							&m->params[i])))
 			TH_LOG("no %s", want);
+	snprintf(want, sizeof(want), "\nmemory links: %" PRIu64 " links, %"
+		 PRIu64 " bytes (", m->mem.links, m->mem.links_bytes);
+	EXPECT_NE(NULL, strstr(out, want)) TH_LOG("no %s in %s", want, out);
+	EXPECT_NE(NULL, strstr(out, "\nmemory queues: 0 queues, 0 bytes (0B)\n"))
+		TH_LOG("%s", out);
 	ASSERT_EQ(0, run_ubctl(out, false, "-j model"));
+	snprintf(want, sizeof(want), "\"memory\":{\"links\":%" PRIu64
+		 ",\"links_bytes\":%" PRIu64 ",\"queues\":0,", m->mem.links,
+		 m->mem.links_bytes);
+	EXPECT_NE(NULL, strstr(out, want)) TH_LOG("no %s in %s", want, out);
 	EXPECT_TRUE(starts(out, "{\"profile\":\"cm384\",\"params\":[{"))
 		TH_LOG("%s", out);
 	EXPECT_EQ(m->nparams, count_of(out, "{\"name\":"));

@@ -2,7 +2,7 @@
 /*
  * ubctl model: the fabric model's parameters, "ubctl model show" (the
  * profile, then a line per parameter with its value, default and range,
- * each in its unit) and "ubctl model set [profile PROFILE] [NAME VALUE]...",
+ * each in its unit, then the kernel memory the model holds) and "ubctl model set [profile PROFILE] [NAME VALUE]...",
  * one request that the kernel takes whole or not at all; and what monitor
  * prints of a model event.
  */
@@ -26,6 +26,48 @@ int ubctl_model_load(struct ubctl *u, struct ubfab_model **m)
 	if (err == -EOPNOTSUPP)
 		return ubctl_error("model: the loaded ubfab module has no model parameters");
 	return err ? ubctl_nl_error(u, err, "model") : UBCTL_EXIT_OK;
+}
+
+/* The memory the model holds, in @m's object; none from an older kernel. */
+static void model_mem_json(struct ubctl *u, const struct ubfab_model_mem *m)
+{
+	if (!m->total_bytes)
+		return;
+	json_object_begin(&u->js, "memory");
+	json_uint(&u->js, "links", m->links);
+	json_uint(&u->js, "links_bytes", m->links_bytes);
+	json_uint(&u->js, "queues", m->queues);
+	json_uint(&u->js, "queue_bytes", m->queue_bytes);
+	json_uint(&u->js, "stamps", m->stamps);
+	json_uint(&u->js, "stamp_bytes", m->stamp_bytes);
+	json_uint(&u->js, "other_bytes", m->other_bytes);
+	json_uint(&u->js, "total_bytes", m->total_bytes);
+	json_object_end(&u->js);
+}
+
+/* One line of the memory: "memory WHAT: [N UNIT, ]BYTES bytes (SIZE)". */
+static void model_mem_line(const char *what, const char *count_unit,
+			   uint64_t count, uint64_t bytes)
+{
+	char size[32];
+
+	printf("memory %s: ", what);
+	if (count_unit)
+		printf("%" PRIu64 " %s, ", count, count_unit);
+	printf("%" PRIu64 " bytes (%s)\n", bytes,
+	       tool_fmt_size(size, sizeof(size), bytes, ""));
+}
+
+/* The memory the model holds, a line each part; none from an older kernel. */
+static void model_mem_show(const struct ubfab_model_mem *m)
+{
+	if (!m->total_bytes)
+		return;
+	model_mem_line("total", NULL, 0, m->total_bytes);
+	model_mem_line("links", "links", m->links, m->links_bytes);
+	model_mem_line("queues", "queues", m->queues, m->queue_bytes);
+	model_mem_line("stamps", "stamps", m->stamps, m->stamp_bytes);
+	model_mem_line("other", NULL, 0, m->other_bytes);
 }
 
 void ubctl_model_json(struct ubctl *u, const struct ubfab_model *m)
@@ -61,6 +103,7 @@ int model_show(struct ubctl *u, int argc, char **argv)
 	if (u->json) {
 		json_object_begin(&u->js, NULL);
 		ubctl_model_json(u, m);
+		model_mem_json(u, &m->mem);
 		json_object_end(&u->js);
 	} else {
 		printf("profile %s\n", m->profile);
@@ -69,6 +112,7 @@ int model_show(struct ubctl *u, int argc, char **argv)
 			       PRIu64 "..%" PRIu64 " %s\n", p->name, p->value,
 			       p->unit, p->default_value, p->unit, p->minimum,
 			       p->maximum, p->unit);
+		model_mem_show(&m->mem);
 	}
 	ubfab_model_free(m);
 	return UBCTL_EXIT_OK;

@@ -5,7 +5,10 @@
 # fabric ubfab.ko set up (ubctl topo) and what loading it cost, from what
 # tools/vm/init recorded around insmod in /run/ubvm/: insmod's wall time
 # and the kernel memory it took (slab, vmalloc, per-CPU, module image, the
-# slab caches that grew most).
+# slab caches that grew most). Then the kernel memory the fabric model
+# holds (ubctl model show's memory lines), idle and under the load of
+# /x/demo_load (a queue on each of 8 NPU dies, a page of flag words
+# stamped on each), and whether it stays under 16 MiB: exits 1 if not.
 #
 # Usage (in the guest, module loaded by ubvm -p ...): sh /x/demo.sh
 
@@ -60,3 +63,28 @@ awk -v us="$(cat "$run/insmod.us")" \
 	}' "$run/meminfo.before" "$run/meminfo.after" \
 	"$run/slabinfo.before" "$run/slabinfo.after" "$run/vmallocinfo.after"
 echo "(the VM runs without slub_debug here, so these are the real sizes)"
+echo
+
+# The model's memory: the lines of ubctl model show; the verdict on the
+# total under load.
+limit=$((16 * 1024 * 1024))
+echo "=== The fabric model's kernel memory (ubctl model show)"
+echo "idle:"
+ubctl model show | grep '^memory'
+echo "under load: a queue on each of 8 NPU dies, 512 flag words stamped on each:"
+/x/demo_load ubctl model show | grep '^memory' | tee "$run/model.mem"
+awk -v limit="$limit" '$2 == "total:" { total = $3 }
+	$2 == "links:" { links = $5 }
+	$2 == "queues:" { queues = $5 }
+	$2 == "stamps:" { stamps = $5 }
+	END {
+		printf "model memory: %.1f KiB (links %.1f, queues %.1f, " \
+			"stamps %.1f KiB): ", total / 1024, links / 1024,
+			queues / 1024, stamps / 1024
+		if (total > 0 && total < limit) {
+			print "under 16 MiB, as required"
+			exit 0
+		}
+		print "NOT under 16 MiB"
+		exit 1
+	}' "$run/model.mem"

@@ -186,7 +186,7 @@ enum {
 };
 
 /*
- * Attribute set "model": the fabric model's parameters
+ * Attribute set "model": the fabric model's parameters and its memory
  * (Documentation/model.rst).
  */
 enum {
@@ -194,9 +194,46 @@ enum {
 	UBFAB_A_MODEL_PROFILE = 1,
 	/* nest, repeated: set "param"; a reply has every one, in order */
 	UBFAB_A_MODEL_PARAM,
+	/* nest: set "mem", the kernel memory the model holds */
+	UBFAB_A_MODEL_MEM,
 
 	__UBFAB_A_MODEL_MAX,
 	UBFAB_A_MODEL_MAX = (__UBFAB_A_MODEL_MAX - 1)
+};
+
+/*
+ * Attribute set "mem": the kernel memory the fabric model holds, in bytes
+ * of its structures (allocator rounding and slab overhead aside); read
+ * without a lock, so queues and stamps that come or go meanwhile may be
+ * counted or not. Documentation/model.rst, "Memory", has the figures of
+ * profile cm384.
+ */
+enum {
+	/*
+	 * u64: directions of links contention keeps: two in every port,
+	 * two for each pair of an L1 and an L2 switch of a plane
+	 */
+	UBFAB_A_MEM_LINKS = 1,
+	UBFAB_A_MEM_LINKS_BYTES,	/* u64: fixed for the fabric's shape */
+	UBFAB_A_MEM_QUEUES,		/* u32: live queues */
+	/* u64: the model's fields in them, the same for every queue */
+	UBFAB_A_MEM_QUEUE_BYTES,
+	/*
+	 * u64: live stamps: flag words a modeled write or
+	 * UBFAB_IOCTL_QUEUE_STAMP stamped, in memory not freed since
+	 */
+	UBFAB_A_MEM_STAMPS,
+	UBFAB_A_MEM_STAMP_BYTES,	/* u64: the xarray nodes holding them */
+	/*
+	 * u64: the copy of the parameters in force (none while profile
+	 * cm384's own table is) and the ordered domain's head
+	 */
+	UBFAB_A_MEM_OTHER_BYTES,
+	UBFAB_A_MEM_TOTAL_BYTES,	/* u64: the sum of the bytes above */
+	UBFAB_A_MEM_PAD,
+
+	__UBFAB_A_MEM_MAX,
+	UBFAB_A_MEM_MAX = (__UBFAB_A_MEM_MAX - 1)
 };
 
 /* Attribute set "param": one parameter of the fabric model. */
@@ -255,8 +292,8 @@ enum {
  *			set.
  * UBFAB_CMD_ENTITY_RESET_NTF notification: an entity was reset; the
  *			entity set.
- * UBFAB_CMD_MODEL_GET	do: the model set: UBFAB_A_MODEL_PROFILE and
- *			every parameter.
+ * UBFAB_CMD_MODEL_GET	do: the model set: UBFAB_A_MODEL_PROFILE,
+ *			every parameter and UBFAB_A_MODEL_MEM.
  * UBFAB_CMD_MODEL_SET	do: set parameters of the fabric model
  *			(CAP_NET_ADMIN, else EPERM). UBFAB_A_MODEL_PROFILE
  *			first puts back every value of that profile; then

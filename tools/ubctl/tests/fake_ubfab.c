@@ -419,6 +419,11 @@ static struct ubfab_model *model_new(const char *profile, uint64_t hop)
 	m->params = (struct ubfab_model_param *)(m + 1);
 	memcpy(m->params, params, sizeof(params));
 	m->params[1].value = hop;
+	m->mem = (struct ubfab_model_mem) {
+		.links = 64, .links_bytes = 1024, .queues = 2,
+		.queue_bytes = 432, .stamps = 3000, .stamp_bytes = 27648,
+		.other_bytes = 72, .total_bytes = 29176,
+	};
 	return m;
 }
 

@@ -380,11 +380,23 @@ if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "profile cm384
 issue-ps: 200000 ps default 200000 ps range 0..1000000000000 ps
 hop-ps: 187500 ps default 187500 ps range 0..1000000000000 ps
 link-mbps: 28000 MB/s default 28000 MB/s range 1..1000000000 MB/s
-eff-write-npu-permille: 699 permille default 699 permille range 1..1000 permille" ]; then
-	ok "model show: the profile, then each parameter with its unit"
+eff-write-npu-permille: 699 permille default 699 permille range 1..1000 permille
+memory total: 29176 bytes (28.5KiB)
+memory links: 64 links, 1024 bytes (1KiB)
+memory queues: 2 queues, 432 bytes (432B)
+memory stamps: 3000 stamps, 27648 bytes (27KiB)
+memory other: 72 bytes (72B)" ]; then
+	ok "model show: the profile, each parameter with its unit, the memory"
 else
-	not_ok "model show: the profile, then each parameter with its unit" \
-		"exit $rc" "stdout: $(head -c 300 "$tmp/out")"
+	not_ok "model show: the profile, each parameter with its unit, the memory" \
+		"exit $rc" "stdout: $(head -c 600 "$tmp/out")"
+fi
+run fake -j model show
+if [ "$rc" -eq 0 ] && grep -qF '"memory":{"links":64,"links_bytes":1024,"queues":2,"queue_bytes":432,"stamps":3000,"stamp_bytes":27648,"other_bytes":72,"total_bytes":29176}' "$tmp/out"; then
+	ok "model show -j: the memory, each figure"
+else
+	not_ok "model show -j: the memory, each figure" \
+		"exit $rc" "stdout: $(head -c 600 "$tmp/out")"
 fi
 export UBFAB_FAKE_LOG="$tmp/calls"
 : >"$tmp/calls"
