@@ -11,6 +11,7 @@
  * JSON. The entries run through queue.c's job_post(), pump(), cq_reap().
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -73,6 +74,9 @@ struct scale_bench {
 	unsigned int cap;
 	unsigned int threads;		/* online CPUs */
 	unsigned int same_node;		/* pairs within a node */
+	unsigned int alone[2];		/* queues run alone: the first with
+					 * its peer in its node, the first
+					 * with it in another */
 	unsigned int nodes, chips, dies;
 	struct scale_queue *qs;
 	uint64_t model_sum_ns;		/* last aggregate run's, all queues */
@@ -139,12 +143,15 @@ static int pair_dies(struct scale_bench *sb)
 	struct ubfab_entity_info *d;
 	unsigned int i;
 	int peer;
+	bool far;
 
 	if (sb->chips < 2 || sb->chips % 2) {
 		fprintf(stderr, "ubbench: queue scale: %u NPU chips a node: the pairing needs an even number\n",
 			sb->chips);
 		return -ENODEV;
 	}
+	sb->alone[0] = UINT_MAX;
+	sb->alone[1] = UINT_MAX;
 	for (i = 0; i < sb->nr; i++) {
 		d = &sb->qs[i].die;
 		if (d->chip % 2 == 0)
@@ -158,8 +165,14 @@ static int pair_dies(struct scale_bench *sb)
 			return -ENODEV;
 		}
 		sb->qs[i].peer = peer;
-		sb->same_node += sb->qs[peer].die.node == d->node;
+		far = sb->qs[peer].die.node != d->node;
+		sb->same_node += !far;
+		if (sb->alone[far] == UINT_MAX)
+			sb->alone[far] = i;
 	}
+	/* One node: both queues run alone are within it. */
+	if (sb->alone[1] == UINT_MAX)
+		sb->alone[1] = sb->alone[0];
 	return 0;
 }
 
@@ -394,31 +407,36 @@ static int clocks(struct scale_bench *sb, uint64_t *sum)
 }
 
 /*
- * One repetition: one queue alone (the first die's), turns of SCALE_OPS
- * for at least SCALE_SINGLE_MIN_NS; then every queue at once from one
- * thread, then from a thread per CPU. Rates in entries per second of wall
- * time; the modeled ns the queues' clocks moved on by, per entry.
+ * One repetition: one queue alone, turns of SCALE_OPS for at least
+ * SCALE_SINGLE_MIN_NS, taken in turn by the two queues of sb->alone (the
+ * aggregate's traffic is half within a node, half across nodes); then
+ * every queue at once from one thread, then from a thread per CPU. Rates
+ * in entries per second of wall time; the modeled ns the queues' clocks
+ * moved on by, per entry.
  */
 static int scale_sample(struct bench *b, const void *arg, double *values)
 {
 	struct scale_bench *sb = b->scale;
-	struct scale_queue *s = &sb->qs[0];
-	uint64_t ns = 0, t0, c0, c1, ops = 0;
-	int err;
+	uint64_t ns = 0, t0, c0, c1, ops = 0, model = 0;
+	struct scale_queue *s;
+	unsigned int turn = 0;
+	int err = 0;
 
 	(void)arg;
-	err = ubfab_queue_clock(s->q, 0, &c0);
-	while (!err && ns < SCALE_SINGLE_MIN_NS) {
+	while (!err && (ns < SCALE_SINGLE_MIN_NS || turn % 2)) {
+		s = &sb->qs[sb->alone[turn++ % 2]];
+		err = ubfab_queue_clock(s->q, 0, &c0);
 		t0 = now_ns();
-		err = pump(s->q, &s->job, SCALE_OPS, SCALE_BATCH);
+		err = err ? err : pump(s->q, &s->job, SCALE_OPS, SCALE_BATCH);
 		ns += now_ns() - t0;
 		ops += SCALE_OPS;
+		err = err ? err : ubfab_queue_clock(s->q, 0, &c1);
+		model += c1 - c0;
 	}
-	err = err ? err : ubfab_queue_clock(s->q, 0, &c1);
 	if (err)
 		return err;
 	values[SCALE_SINGLE] = ops * 1e9 / ns;
-	values[SCALE_MODEL_SINGLE] = (double)(c1 - c0) / ops;
+	values[SCALE_MODEL_SINGLE] = (double)model / ops;
 
 	err = aggregate(sb, 1, &ns);
 	if (err)
@@ -499,9 +517,13 @@ void scale_print(const struct bench *b)
 	printf("\nscale: %u queues, one per NPU die (%u nodes x %u chips x %u dies; %u pairs within a node, %u across nodes), %u vCPUs\n",
 	       sb->nr, sb->nodes, sb->chips, sb->dies, sb->same_node,
 	       sb->nr - sb->same_node, sb->threads);
-	printf("  each %d %d-byte WRITEs to its peer die, batch %d, doorbell, model on; one queue alone: turns of %d for at least %llu ms\n",
+	printf("  each %d %d-byte WRITEs to its peer die, batch %d, doorbell, fast mode; one queue alone: turns of %d for at least %llu ms, %s to %s and %s to %s in turn\n",
 	       SCALE_OPS, SCALE_BYTES, SCALE_BATCH, SCALE_OPS,
-	       SCALE_SINGLE_MIN_NS / 1000000);
+	       SCALE_SINGLE_MIN_NS / 1000000,
+	       sb->qs[sb->alone[0]].die.name,
+	       sb->qs[sb->qs[sb->alone[0]].peer].die.name,
+	       sb->qs[sb->alone[1]].die.name,
+	       sb->qs[sb->qs[sb->alone[1]].peer].die.name);
 	printf("  %-28s %12s %10s %16s\n", "", "ops/s", "vs single",
 	       "model ns/entry");
 	printf("  %-28s %12.0f %10s %16.1f\n", "one queue alone",
