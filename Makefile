@@ -21,7 +21,7 @@ ENV_MK := $(UBFAB_CACHE)/env.mk
 # what the machine has, env.mk included if it is there (it names the
 # release of each kernel series), and stops naming the Debian package to
 # install (or `make deps`) when something is missing.
-DEPS_GOALS := deps demo check check-debug bench bench-compare shell
+DEPS_GOALS := deps demo check check-debug bench bench-scale bench-compare shell
 ifneq ($(UBFAB_DEPS_DONE),)
 -include $(ENV_MK)
 else ifneq ($(filter $(DEPS_GOALS),$(MAKECMDGOALS)),)
@@ -159,13 +159,24 @@ demo: lib tools $(DEMO_LOAD)
 
 # Figures of the memory semantics and the NPU queues, measured in the VM,
 # and the fabric model against the published table (tools/bench/,
-# Documentation/benchmarks.rst); BENCH_ARGS go to ubbench.
+# Documentation/benchmarks.rst); BENCH_ARGS go to ubbench. Without them,
+# a second boot loads the module with profile=cm384 for ubbench queue
+# scale (a queue on each of its 768 NPU dies); bench-scale is that alone.
 BENCH_KVER ?= 6.12
+BENCH_SCALE_PARAMS := profile=cm384
 
-bench: lib
+bench-build: lib
 	@$(MAKE) --no-print-directory modules KVER=$(BENCH_KVER)
 	$(MAKE) -C tools/bench O=$(BUILD)/tools/bench
+
+bench: bench-build
 	@tools/bench/run.sh -k $(BENCH_KVER) -- $(BENCH_ARGS)
+	$(if $(BENCH_ARGS),,@tools/bench/run.sh -k $(BENCH_KVER) \
+		-p $(BENCH_SCALE_PARAMS) -- queue scale)
+
+bench-scale: bench-build
+	@tools/bench/run.sh -k $(BENCH_KVER) -p $(BENCH_SCALE_PARAMS) \
+		-- $(BENCH_ARGS) queue scale
 
 # The same figures for ubfab.ko of commit BASE and of the working tree, in
 # one VM, BENCH_ROUNDS rounds; tools/bench/compare.sh builds both modules.
@@ -176,7 +187,7 @@ bench-compare:
 	@tools/bench/compare.sh -k $(BENCH_KVER) -r $(BENCH_ROUNDS) $(BASE) \
 		-- $(BENCH_ARGS)
 
-.PHONY: bench bench-compare
+.PHONY: bench bench-build bench-scale bench-compare
 
 shell: all
 	tools/vm/ubvm -k $(VM_KERNEL) -s
@@ -191,9 +202,9 @@ clean:
 		kmod/modules.order Module.symvers modules.order .*.cmd
 
 help:
-	@echo 'Targets (deps, demo, check, check-debug, bench, bench-compare and'
-	@echo 'shell run tools/deps.sh first; the others install and download'
-	@echo 'nothing):'
+	@echo 'Targets (deps, demo, check, check-debug, bench, bench-scale,'
+	@echo 'bench-compare and shell run tools/deps.sh first; the others'
+	@echo 'install and download nothing):'
 	@echo '  all          module for KVER, lib, ubctl, selftests (default;'
 	@echo '               the selftests only after make deps)'
 	@echo '  modules      ubfab.ko for KVER (or KDIR) in build/<release>/kmod'
@@ -209,7 +220,9 @@ help:
 	@echo '  demo         the cm384 fabric in a VM: ubctl topo, memory, time,'
 	@echo '               the model'"'"'s memory under load (< 16 MiB?)'
 	@echo '  bench        memory, queue and model benchmarks in a VM'
-	@echo '               (BENCH_KVER=6.12, BENCH_ARGS)'
+	@echo '               (BENCH_KVER=6.12, BENCH_ARGS), then queue scale'
+	@echo '               in a second VM with profile=cm384'
+	@echo '  bench-scale  queue scale alone, profile=cm384 (768 queues)'
 	@echo '  bench-compare  the same for the module of BASE=<commit> against'
 	@echo '               this tree'"'"'s, side by side in one VM (BENCH_ROUNDS=3)'
 	@echo '  shell        VM shell with the module loaded (for KVER)'

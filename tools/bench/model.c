@@ -170,11 +170,9 @@ static int find_peers(struct ubfab_nl *nl, struct bench *b)
 			mb->self.name);
 		return -EINVAL;
 	}
-	err = ubfab_entity_dump(nl, peer_match, mb);
-	if (err) {
-		fail("the entities' topology", err);
+	err = entities_dump(nl, peer_match, mb);
+	if (err)
 		return err;
-	}
 	for (t = 0; t < NR_TARGETS; t++) {
 		for (n = 0; n < NR_NODES; n++) {
 			if (mb->peers[t][n].found)
@@ -230,11 +228,9 @@ static int model_setup(struct bench *b)
 	unsigned int t, n;
 	int err;
 
-	err = ubfab_nl_open(&nl);
-	if (err) {
-		fail("netlink session", err);
+	err = nl_open(&nl);
+	if (err)
 		return err;
-	}
 	err = model_profile(nl, mb);
 	if (!err)
 		err = find_peers(nl, b);

@@ -7,7 +7,8 @@
  * against io_uring NOPs (uring.c), the latency of an 8-byte WRITE, and
  * what the fabric model costs those 64-byte WRITEs (the rate with the
  * model on against the rate with it off, param.c switching it); the
- * targets of the queue issue and of the model's; their table and JSON.
+ * targets of the queue issue and of the model's; their table and JSON,
+ * with scale.c's (a queue per NPU die at once) where it ran.
  */
 #include <errno.h>
 #include <sched.h>
@@ -31,7 +32,6 @@
 #define POLL_IDLE_US	1000
 /* Spinning on the CQ: sched_yield() every SPIN_YIELD looks. */
 #define SPIN_YIELD	1024
-#define SPIN_MAX_NS	20000000000ULL	/* then the completion is lost */
 
 /*
  * Bandwidth: blocks from 64 B to 4 MiB, in turns of memcpy and of the
@@ -143,15 +143,6 @@ struct queue_bench {
 	struct cost_figures cost[NR_COST_BATCHES];
 };
 
-/* What a run of entries does: entry i moves length bytes at i * length. */
-struct job {
-	uint8_t opcode;		/* UBFAB_OP_WRITE or UBFAB_OP_READ */
-	uint32_t length;
-	uint64_t local;
-	uint64_t remote;
-	uint64_t span;		/* the offsets wrap at span */
-};
-
 /* One of the bandwidth figures: a direction and a block. */
 struct bw_arg {
 	enum bw_dir dir;
@@ -170,7 +161,7 @@ static void cpu_relax(void)
  * Waits for a completion by looking at the CQ (yielding the CPU now and
  * then, for the queue's worker). 0, or -ETIMEDOUT after SPIN_MAX_NS.
  */
-static int cq_poll(struct ubfab_queue *q)
+int cq_poll(struct ubfab_queue *q)
 {
 	unsigned int spins = 0;
 	uint64_t start = 0;
@@ -192,7 +183,7 @@ static int cq_poll(struct ubfab_queue *q)
  * Consumes the completions there are, reading them in the CQ as the NOP
  * loop reads io_uring's; -EIO if one of them failed.
  */
-static int cq_reap(struct ubfab_queue *q, unsigned int *done)
+int cq_reap(struct ubfab_queue *q, unsigned int *done)
 {
 	uint32_t head = __atomic_load_n(q->cq_head, __ATOMIC_RELAXED);
 	uint32_t n = ubfab_queue_cq_ready(q), i;
@@ -212,15 +203,47 @@ static int cq_reap(struct ubfab_queue *q, unsigned int *done)
 }
 
 /*
+ * Posts the next @n entries of @j on @q (*@posted entries of it were
+ * posted before, *@off is where the next one moves data) and submits
+ * them. 0 or a negative errno (printed).
+ */
+int job_post(struct ubfab_queue *q, const struct job *j, unsigned int n,
+	     unsigned int *posted, uint64_t *off)
+{
+	struct ubfab_sqe *sqe;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < n; i++, ++*posted) {
+		sqe = ubfab_queue_get_sqe(q);
+		ubfab_prep_entry(sqe, j->opcode, j->length, j->local + *off,
+				 j->remote + *off, 0);
+		ubfab_sqe_set_data(sqe, *posted);
+		/*
+		 * No division per entry: the NOP loop it is held against has
+		 * none either.
+		 */
+		*off += j->length;
+		if (*off + j->length > j->span)
+			*off = 0;
+	}
+	err = ubfab_queue_submit(q);
+	if (err < 0) {
+		fail("queue submission", err);
+		return err;
+	}
+	return 0;
+}
+
+/*
  * Runs entries 0 .. @ops - 1 of @j on @q, @batch a submission, with at
  * most the SQ's depth in flight, and reaps their completions by polling
  * the CQ. 0 or a negative errno (printed).
  */
-static int pump(struct ubfab_queue *q, const struct job *j, unsigned int ops,
-		unsigned int batch)
+int pump(struct ubfab_queue *q, const struct job *j, unsigned int ops,
+	 unsigned int batch)
 {
-	unsigned int posted = 0, done = 0, n, i;
-	struct ubfab_sqe *sqe;
+	unsigned int posted = 0, done = 0, n;
 	uint64_t off = 0;
 	int err;
 
@@ -231,25 +254,9 @@ static int pump(struct ubfab_queue *q, const struct job *j, unsigned int ops,
 		 * takes an entry before it completes it.
 		 */
 		if (n && posted - done + n <= q->sq_mask + 1) {
-			for (i = 0; i < n; i++, posted++) {
-				sqe = ubfab_queue_get_sqe(q);
-				ubfab_prep_entry(sqe, j->opcode, j->length,
-						 j->local + off,
-						 j->remote + off, 0);
-				ubfab_sqe_set_data(sqe, posted);
-				/*
-				 * No division per entry: the NOP loop it is
-				 * held against has none either.
-				 */
-				off += j->length;
-				if (off + j->length > j->span)
-					off = 0;
-			}
-			err = ubfab_queue_submit(q);
-			if (err < 0) {
-				fail("queue submission", err);
+			err = job_post(q, j, n, &posted, &off);
+			if (err)
 				return err;
-			}
 		} else {
 			err = cq_poll(q);
 			if (err) {
@@ -781,7 +788,8 @@ int queue_run(struct bench *b, unsigned int parts)
 	}
 	b->queue = qb;
 	qb->parts = parts;
-	err = queue_setup(b);
+	/* scale opens queues of its own. */
+	err = parts & ~(1U << QUEUE_SCALE) ? queue_setup(b) : 0;
 	if (err) {
 		fprintf(stderr, "ubbench: queue: setup failed, nothing measured\n");
 		queue_teardown(qb);
@@ -798,22 +806,14 @@ int queue_run(struct bench *b, unsigned int parts)
 	if (!err && parts & 1U << QUEUE_COST)
 		err = run_cost(b);
 	queue_teardown(qb);
+	if (!err && parts & 1U << QUEUE_SCALE)
+		return scale_run(b);
 	if (err)
 		fprintf(stderr, "ubbench: queue: measurement failed\n");
 	return err;
 }
 
-/* A target of the queue issue, where its figures were measured. */
-struct target {
-	const char *key;
-	const char *name;
-	const char *op;		/* ">=" or ">" */
-	double value;
-	double target;
-	bool met;
-};
-
-#define NR_TARGETS	(3 + NR_COST_BATCHES * NR_QUEUE_MODES)
+#define NR_TARGETS	(4 + NR_COST_BATCHES * NR_QUEUE_MODES)
 
 /* The model's cost targets, if measured, into @t; how many. */
 static unsigned int cost_targets(const struct queue_bench *qb,
@@ -847,8 +847,9 @@ static unsigned int cost_targets(const struct queue_bench *qb,
 }
 
 /* The targets whose figures were measured, into @t; how many. */
-static unsigned int targets(const struct queue_bench *qb, struct target *t)
+static unsigned int targets(const struct bench *b, struct target *t)
 {
+	const struct queue_bench *qb = b->queue;
 	unsigned int n = 0, i, rb = 0;
 
 	for (i = 0; i < NR_RATE_BATCHES; i++)
@@ -869,7 +870,7 @@ static unsigned int targets(const struct queue_bench *qb, struct target *t)
 		n++;
 	}
 	if (!(qb->parts & 1U << QUEUE_RATE))
-		return n + cost_targets(qb, t + n);
+		goto others;
 	t[n] = (struct target){
 		.key = "rate_doorbell_vs_nop_batch16",
 		.name = "64 B doorbell / NOP, batch 16",
@@ -888,7 +889,9 @@ static unsigned int targets(const struct queue_bench *qb, struct target *t)
 	};
 	t[n].met = t[n].value > t[n].target;
 	n++;
-	return n + cost_targets(qb, t + n);
+others:
+	n += cost_targets(qb, t + n);
+	return n + scale_targets(b, t + n);
 }
 
 static void print_bw(const struct queue_bench *qb, enum bw_dir dir)
@@ -948,9 +951,13 @@ void queue_print(const struct bench *b)
 	const struct rate_figures *r;
 	unsigned int i, n;
 
-	printf("queue: %s's queues (SQ %d, CQ %d entries; polling idle %d us) against a %lu MiB segment of %s\n",
-	       ubfab_dev_name(b->importer), QDEPTH, 2 * QDEPTH, POLL_IDLE_US,
-	       QREGION / MiB, ubfab_dev_name(b->exporter));
+	if (qb->parts & ~(1U << QUEUE_SCALE))
+		printf("queue: %s's queues (SQ %d, CQ %d entries; polling idle %d us) against a %lu MiB segment of %s\n",
+		       ubfab_dev_name(b->importer), QDEPTH, 2 * QDEPTH,
+		       POLL_IDLE_US, QREGION / MiB,
+		       ubfab_dev_name(b->exporter));
+	else
+		printf("queue:\n");
 	for (i = 0; i < NR_BW_DIRS; i++)
 		if (qb->parts & 1U << (i == BW_WRITE ? QUEUE_WRITE :
 					     QUEUE_READ))
@@ -984,8 +991,10 @@ void queue_print(const struct bench *b)
 
 	if (qb->parts & 1U << QUEUE_COST)
 		print_cost(b);
+	if (b->scale)
+		scale_print(b);
 
-	n = targets(qb, t);
+	n = targets(b, t);
 	if (n)
 		printf("\ntargets (reported, not enforced):\n");
 	for (i = 0; i < n; i++)
@@ -1139,7 +1148,9 @@ void queue_json(const struct bench *b, struct json *j)
 		json_lat(b, j);
 	if (qb->parts & 1U << QUEUE_COST)
 		json_cost(b, j);
-	n = targets(qb, t);
+	if (b->scale)
+		scale_json(b, j);
+	n = targets(b, t);
 	json_break(j);
 	json_array_begin(j, "targets");
 	for (i = 0; i < n; i++) {

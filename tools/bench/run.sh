@@ -14,14 +14,17 @@ ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)
 
 usage() {
 	cat <<EOF
-Usage: tools/bench/run.sh [-k KERNEL] [-o DIR] [-- ubbench arguments]
+Usage: tools/bench/run.sh [-k KERNEL] [-p PARAMS] [-o DIR]
+                          [-- ubbench arguments]
 
 Runs build/tools/bench/ubbench in the test VM (tools/vm/ubvm -D, ubfab.ko
-with its default parameters), prints its table and writes its results as
-JSON to DIR/ubbench-<kernel release>-<UTC date>.json (the path is
-printed). ubbench options and commands (ubbench --help) follow the --.
+with its default parameters or PARAMS), prints its table and writes its
+results as JSON to DIR/ubbench-<kernel release>-<UTC date>.json (the path
+is printed). ubbench options and commands (ubbench --help) follow the --.
 
   -k KERNEL  kernel to boot, as ubvm -k takes it (default 6.12)
+  -p PARAMS  module parameters, as ubvm -p takes them (make bench runs
+             ubbench queue scale with -p profile=cm384)
   -o DIR     where the JSON goes (default build/bench)
   -h, --help this help
 
@@ -32,10 +35,11 @@ for a model cell beyond the tolerance.
 EOF
 }
 
-kernel=6.12 outdir=$ROOT/build/bench
-while getopts "k:o:h-:" opt; do
+kernel=6.12 outdir=$ROOT/build/bench params=()
+while getopts "k:p:o:h-:" opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
+	p) params=(-p "$OPTARG") ;;
 	o) outdir=$OPTARG ;;
 	h) usage; exit 0 ;;
 	-) [[ $OPTARG == help ]] || { usage >&2; exit 2; }
@@ -49,7 +53,7 @@ mkdir -p "$outdir"
 tmp=$(mktemp -d "$outdir/.ubbench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-bench_vm "$tmp" -k "$kernel" -t 900 -- -- "$@" && rc=0 || rc=$?
+bench_vm "$tmp" -k "$kernel" "${params[@]}" -t 900 -- -- "$@" && rc=0 || rc=$?
 
 json=$tmp/ubbench.json
 release=$([[ ! -e $json ]] || bench_release "$json")

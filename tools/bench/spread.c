@@ -157,19 +157,14 @@ static int find_senders(struct bench *b)
 	struct ubfab_nl *nl;
 	int err;
 
-	err = ubfab_nl_open(&nl);
-	if (err) {
-		fail("netlink session", err);
+	err = nl_open(&nl);
+	if (err)
 		return err;
-	}
 	err = ubfab_entity_get(nl, ubfab_dev_eid(b->importer), &sb->receiver);
-	if (err) {
+	if (err)
 		fail("the importer's topology", err);
-	} else {
-		err = ubfab_entity_dump(nl, sender_match, sb);
-		if (err)
-			fail("the entities' topology", err);
-	}
+	else
+		err = entities_dump(nl, sender_match, sb);
 	ubfab_nl_close(nl);
 	if (err)
 		return err;

@@ -8,8 +8,8 @@
  * parts share, and the report around the parts' own: the table on stdout
  * and the JSON file (--json). Every timed figure is the median of --iters
  * timed repetitions that follow one untimed warm-up repetition. The parts
- * are mem.c (memory semantics), queue.c (NPU queues, with uring.c) and
- * the fabric model's: model.c (its times against the published figures,
+ * are mem.c (memory semantics), queue.c (NPU queues, with uring.c, and
+ * scale.c: a queue per NPU die at once) and the fabric model's: model.c (its times against the published figures,
  * which are modeled, not timed) and spread.c (how much they move from run
  * to run, fast mode against ordered).
  */
@@ -54,6 +54,7 @@ static const char *const queue_part_names[NR_QUEUE_PARTS] = {
 	[QUEUE_RATE] = "rate",
 	[QUEUE_LAT] = "lat",
 	[QUEUE_COST] = "cost",
+	[QUEUE_SCALE] = "scale",
 };
 
 static const char *const model_part_names[NR_MODEL_PARTS] = {
@@ -61,26 +62,33 @@ static const char *const model_part_names[NR_MODEL_PARTS] = {
 	[MODEL_SPREAD] = "spread",
 };
 
-/* The measurements of each part that the word after it may name. */
+/*
+ * The measurements of each part that the word after it may name, and
+ * those the part alone runs: queue scale only when named, since it wants
+ * a fabric of its own (profile=cm384: a queue on each of 768 NPU dies).
+ */
 static const struct {
 	const char *const *names;	/* NULL: none, the part is one */
 	unsigned int nr;
 	const char *what;
+	unsigned int named_only;	/* bits not run by the part alone */
 } sub_parts[NR_PARTS] = {
-	[PART_MEM] = { NULL, 1, NULL },
+	[PART_MEM] = { NULL, 1, NULL, 0 },
 	[PART_QUEUE] = { queue_part_names, NR_QUEUE_PARTS,
-			 "queue measurement" },
+			 "queue measurement", 1U << QUEUE_SCALE },
 	[PART_MODEL] = { model_part_names, NR_MODEL_PARTS,
-			 "model measurement" },
+			 "model measurement", 0 },
 };
 
-/* All of a part's measurements, as the bits 1 << enum queue_part... */
-#define SUB_ALL(part)	((1U << sub_parts[part].nr) - 1)
+/* A part's measurements when it is given alone, as 1 << enum queue_part... */
+#define SUB_ALL(part)	(((1U << sub_parts[part].nr) - 1) & \
+			 ~sub_parts[part].named_only)
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ubbench [options] [mem] [queue [write | read | rate | lat | cost]]\n"
+		"Usage: ubbench [options] [mem]\n"
+		"               [queue [write | read | rate | lat | cost | scale]]\n"
 		"               [model [table | spread]]\n"
 		"\n"
 		"Measures ubfab (ubfab.ko must be loaded): the parts the commands\n"
@@ -93,7 +101,7 @@ static void usage(FILE *f)
 		"                 a local mapping and a peer window\n"
 		"    import cycle import, mmap, munmap and unimport of a segment\n"
 		"  queue        NPU queues of the importer against a segment of the\n"
-		"               exporter; with no part, all of:\n"
+		"               exporter; with no part, all of these but scale:\n"
 		"    write, read  WRITE and READ bandwidth from 64 B to 4 MiB against\n"
 		"                 memcpy between the same memory (target: 1 MiB\n"
 		"                 WRITE >= 0.9x memcpy)\n"
@@ -110,6 +118,13 @@ static void usage(FILE *f)
 		"                 on a signal), their ratio on / off (target: >= 0.9);\n"
 		"                 skipped, with a message, where the module has no\n"
 		"                 such parameter or ubbench is not root\n"
+		"    scale        only when named: a queue on every NPU die of the\n"
+		"                 loaded fabric (768 with profile=cm384), each doing\n"
+		"                 %d 64-byte WRITEs to a peer die, batch 16, all at\n"
+		"                 once from 1 thread and from one per online CPU,\n"
+		"                 against one queue alone: ops/s, the ratio (target:\n"
+		"                 all queues >= 0.5x one queue) and the modeled ns\n"
+		"                 per entry\n"
 		"  model        the fabric model, from modeled times (the completions'\n"
 		"               model_ns); with no part, both of:\n"
 		"    table        against the published CloudMatrix384 table: the\n"
@@ -153,7 +168,7 @@ static void usage(FILE *f)
 		"is no failure); 1 a measurement (or its setup) failed, a model\n"
 		"cell is beyond the tolerance, or a completion of the ordered\n"
 		"domain differed between runs; 2 usage error.\n",
-		SPREAD_RUNS, ITERS_MAX, ITERS_DEFAULT, SPREAD_RUNS,
+		SCALE_OPS, SPREAD_RUNS, ITERS_MAX, ITERS_DEFAULT, SPREAD_RUNS,
 		SPREAD_RUNS_MIN, TOLERANCE_MAX, TOLERANCE_DEFAULT);
 }
 
@@ -330,6 +345,26 @@ int import_and_map(struct bench *b, uint32_t token_id, bool apart,
 		fail("map of an import", err);
 		ubfab_dev_unimport(b->importer, imp->mmap_offset);
 	}
+	return err;
+}
+
+/* A netlink session for the topology, or -errno (printed). */
+int nl_open(struct ubfab_nl **nlp)
+{
+	int err = ubfab_nl_open(nlp);
+
+	if (err)
+		fail("netlink session", err);
+	return err;
+}
+
+/* ubfab_entity_dump(), its failure printed. */
+int entities_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg)
+{
+	int err = ubfab_entity_dump(nl, cb, arg);
+
+	if (err)
+		fail("the entities' topology", err);
 	return err;
 }
 

@@ -27,7 +27,7 @@
 /* The most values median() and percentile() take. */
 #define MEDIAN_MAX	4096
 /* The most figures one sample_fn measures. */
-#define FIGS_MAX	6
+#define FIGS_MAX	8
 
 #define TOKEN_VALUE	0x75626662U	/* "ubfb" */
 #define RIGHTS_RW	(UBFAB_SEG_READ | UBFAB_SEG_WRITE)
@@ -43,10 +43,11 @@ struct mem_bench;
 struct queue_bench;
 struct model_bench;
 struct spread_bench;
+struct scale_bench;
 
 /* NPU queue measurements, as `ubbench queue PART` names them. */
 enum queue_part { QUEUE_WRITE, QUEUE_READ, QUEUE_RATE, QUEUE_LAT,
-		  QUEUE_COST, NR_QUEUE_PARTS };
+		  QUEUE_COST, QUEUE_SCALE, NR_QUEUE_PARTS };
 
 /* Fabric model measurements, as `ubbench model PART` names them. */
 enum model_part { MODEL_TABLE, MODEL_SPREAD, NR_MODEL_PARTS };
@@ -63,6 +64,7 @@ struct bench {
 	struct queue_bench *queue;	/* NULL: not measured */
 	struct model_bench *model;	/* NULL: not measured */
 	struct spread_bench *spread;	/* NULL: not measured */
+	struct scale_bench *scale;	/* NULL: not measured */
 };
 
 /*
@@ -85,6 +87,18 @@ int import_and_map(struct bench *b, uint32_t token_id, bool apart,
 void json_figure(struct json *j, const char *key, const struct figure *fig,
 		 unsigned int n);
 const char *pass_miss(int met);
+int nl_open(struct ubfab_nl **nlp);
+int entities_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg);
+
+/* A target of a part, where its figures were measured. */
+struct target {
+	const char *key;
+	const char *name;
+	const char *op;		/* ">=" or ">" */
+	double value;
+	double target;
+	bool met;
+};
 
 /* mem.c: copies into a peer window, first touch, the import cycle. */
 int mem_run(struct bench *b);
@@ -95,6 +109,43 @@ void mem_json(const struct bench *b, struct json *j);
 int queue_run(struct bench *b, unsigned int parts);
 void queue_print(const struct bench *b);
 void queue_json(const struct bench *b, struct json *j);
+
+/*
+ * queue.c's entries, which scale.c runs too. A job: entry i moves length
+ * bytes at i * length from local to remote, the offsets wrapping at span.
+ * job_post() posts the next @n entries of @j and submits them; pump()
+ * runs @ops entries of @j, @batch a submission, at most the SQ's depth in
+ * flight; cq_poll() spins until a completion is there (-ETIMEDOUT after
+ * SPIN_MAX_NS); cq_reap() consumes those there are (-EIO if one failed).
+ */
+#define SPIN_MAX_NS	20000000000ULL	/* then the completion is lost */
+
+struct job {
+	uint8_t opcode;		/* UBFAB_OP_WRITE or UBFAB_OP_READ */
+	uint32_t length;
+	uint64_t local;
+	uint64_t remote;
+	uint64_t span;		/* the offsets wrap at span */
+};
+
+int job_post(struct ubfab_queue *q, const struct job *j, unsigned int n,
+	     unsigned int *posted, uint64_t *off);
+int pump(struct ubfab_queue *q, const struct job *j, unsigned int ops,
+	 unsigned int batch);
+int cq_poll(struct ubfab_queue *q);
+int cq_reap(struct ubfab_queue *q, unsigned int *done);
+
+/*
+ * scale.c: a queue per NPU die of the loaded fabric, all at once, against
+ * one queue alone (queue_run() runs it, queue_print() and queue_json()
+ * report it); scale_targets() puts its target, if measured, into @t and
+ * says how many (0 or 1).
+ */
+#define SCALE_OPS	256	/* entries per queue in an aggregate run */
+int scale_run(struct bench *b);
+unsigned int scale_targets(const struct bench *b, struct target *t);
+void scale_print(const struct bench *b);
+void scale_json(const struct bench *b, struct json *j);
 
 /*
  * model.c: the 16 cells of the published table from modeled times;
