@@ -67,6 +67,7 @@
 #include "compat.h"
 #include "engine.h"
 #include "model.h"
+#include "trace.h"
 
 /* Entries one round takes before the queue yields to the others. */
 #define UBFAB_QUEUE_BUDGET	64
@@ -110,8 +111,14 @@ void ubfab_engine_set_flags(struct ubfab_queue *q, u32 set, u32 clear)
 	WRITE_ONCE(q->hdr->sq_flags, q->sq_flags);
 }
 
-static void ubfab_engine_enter_error(struct ubfab_queue *q)
+/*
+ * @reason: UBFAB_TRACE_ERR_*, for the tracepoint; @ex: the entry that
+ * failed, or NULL.
+ */
+static void ubfab_engine_enter_error(struct ubfab_queue *q, u32 reason,
+				     const struct ubfab_exec *ex)
 {
+	trace_ubfab_queue_error(q, reason, ex);
 	WRITE_ONCE(q->error, true);
 	ubfab_engine_set_flags(q, UBFAB_SQ_ERROR, 0);
 }
@@ -199,9 +206,13 @@ ubfab_engine_wants_cqe(const struct ubfab_queue *q,
 static void ubfab_engine_complete(struct ubfab_queue *q,
 				  struct ubfab_exec *ex, unsigned int *posted)
 {
+	/* the entry's modeled start, for the tracepoint */
+	u64 start_ps = q->model.now_ps;
+
 	ubfab_model_charge(&q->model, &q->file->entity->loc, ex);
+	trace_ubfab_complete(q, ex, start_ps);
 	if (ex->status != UBFAB_CQE_OK)
-		ubfab_engine_enter_error(q);
+		ubfab_engine_enter_error(q, UBFAB_TRACE_ERR_ENTRY, ex);
 	else if (!ubfab_engine_wants_cqe(q, &ex->sqe))
 		return;
 	ubfab_engine_post(q, ex);
@@ -232,7 +243,10 @@ ubfab_engine_fetch(struct ubfab_queue *q, u32 idx, struct ubfab_exec *ex)
 static bool ubfab_engine_run(struct ubfab_queue *q, struct ubfab_exec *ex,
 			     unsigned int *posted)
 {
-	u16 status = ubfab_op_run(q, ex);
+	u16 status;
+
+	trace_ubfab_start(q, ex);
+	status = ubfab_op_run(q, ex);
 
 	if (status == UBFAB_OP_HELD)
 		return true;
@@ -257,7 +271,7 @@ static bool ubfab_engine_sq_tail(struct ubfab_queue *q, u32 *tail)
 	if (!q->bad_tail) {
 		q->bad_tail = true;
 		WRITE_ONCE(q->hdr->sq_overflow, ++q->sq_overflow);
-		ubfab_engine_enter_error(q);
+		ubfab_engine_enter_error(q, UBFAB_TRACE_ERR_BAD_TAIL, NULL);
 	}
 	return false;
 }
@@ -294,7 +308,8 @@ static bool ubfab_engine_burst_hint(struct ubfab_queue *q, u32 idx)
  * while the fast path takes their opcodes and their flags are sane, hand
  * them to ubfab_xfer_fast_run(), then take the ones it did out of the ring,
  * charge them to the clock and complete them. The rest stay in the ring
- * for the usual path.
+ * for the usual path. Each entry's start and complete tracepoints fire
+ * as it is charged, after the burst ran.
  * Context: run_lock; not in the error state; @max entries posted, as much
  * CQ room. Return: entries done.
  */
@@ -304,6 +319,7 @@ static unsigned int ubfab_engine_burst(struct ubfab_queue *q, unsigned int max,
 	const struct ubfab_loc *self = &q->file->entity->loc;
 	unsigned int n, done, i;
 	struct ubfab_exec *ex;
+	u64 start_ps;
 
 	max = min_t(unsigned int, max, UBFAB_QUEUE_BURST);
 	for (n = 0; n < max; n++) {
@@ -322,7 +338,10 @@ static unsigned int ubfab_engine_burst(struct ubfab_queue *q, unsigned int max,
 	ubfab_model_burst_begin(&q->model);
 	for (i = 0; i < done; i++) {
 		ex = &q->burst[i];
+		trace_ubfab_start(q, ex);
+		start_ps = q->model.now_ps;
 		__ubfab_model_charge(&q->model, self, ex, false);
+		trace_ubfab_complete(q, ex, start_ps);
 		if (!ubfab_engine_wants_cqe(q, &ex->sqe))
 			continue;
 		ubfab_engine_write_cqe(q, ex);
@@ -419,6 +438,7 @@ static enum ubfab_queue_next ubfab_engine_round(struct ubfab_queue *q,
 		if (q->error) {
 			ex.status = UBFAB_CQE_FLUSHED;
 			ex.model_ns = ubfab_model_now_ns(&q->model);
+			trace_ubfab_flush(q, &ex);
 			ubfab_engine_post(q, &ex);
 			(*posted)++;
 			continue;
@@ -579,6 +599,7 @@ long ubfab_engine_doorbell(struct ubfab_queue *q)
 	enum ubfab_queue_next next;
 	unsigned int posted;
 
+	trace_ubfab_submit(q);
 	if (q->flags & UBFAB_QUEUE_POLL || !mutex_trylock(&q->run_lock)) {
 		ubfab_engine_kick(q);
 		return READ_ONCE(q->error) ? -EIO : 0;
@@ -600,13 +621,14 @@ long ubfab_engine_doorbell(struct ubfab_queue *q)
  */
 long ubfab_engine_reset(struct ubfab_queue *q)
 {
-	bool flush = false;
+	bool flush = false, error;
 	int ret;
 
 	ret = mutex_lock_killable(&q->run_lock);
 	if (ret)
 		return ret;
-	if (q->error) {
+	error = q->error;
+	if (error) {
 		if (!ubfab_engine_sq_tail(q, &q->reset_at))
 			q->reset_at = q->sq_head;
 		if (q->reset_at == q->sq_head) {
@@ -616,6 +638,7 @@ long ubfab_engine_reset(struct ubfab_queue *q)
 			flush = true;
 		}
 	}
+	trace_ubfab_queue_reset(q, error);
 	mutex_unlock(&q->run_lock);
 	if (flush)
 		ubfab_engine_kick(q);

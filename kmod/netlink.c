@@ -30,6 +30,7 @@
 #include "mem.h"
 #include "model.h"
 #include "netlink_gen.h"
+#include "trace.h"
 
 /* Set before the family is registered, cleared after it is unregistered. */
 static struct ubfab_fabric *ubfab_nl_fabric;
@@ -515,7 +516,7 @@ static int ubfab_nl_port_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *state = info->attrs[UBFAB_A_PORT_STATE];
 	struct ubfab_port *port;
-	int ret, changed;
+	int ret, changed, old;
 
 	if (!state && !info->attrs[UBFAB_A_PORT_BW_PERMILLE] &&
 	    !info->attrs[UBFAB_A_PORT_DELAY_PS] &&
@@ -533,9 +534,12 @@ static int ubfab_nl_port_set_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&ubfab_nl_state_lock);
 	changed = ubfab_nl_port_knobs(info, port);
 	ret = min(changed, 0);
+	old = port->state;
 	if (!ret && ubfab_nl_set_state(state, &port->state,
-				       &port->entity->ports_up, port->plane))
+				       &port->entity->ports_up, port->plane)) {
+		trace_ubfab_port_state(port, old);
 		changed = 1;
+	}
 	if (changed > 0)
 		ubfab_nl_notify(UBFAB_CMD_PORT_NTF, ubfab_nl_fill_port, port);
 	mutex_unlock(&ubfab_nl_state_lock);
@@ -609,7 +613,7 @@ static int ubfab_nl_plane_set_doit(struct sk_buff *skb,
 {
 	struct nlattr *state = info->attrs[UBFAB_A_PLANE_STATE];
 	struct ubfab_plane *plane;
-	int ret;
+	int ret, old;
 
 	if (GENL_REQ_ATTR_CHECK(info, UBFAB_A_PLANE_STATE))
 		return -EINVAL;
@@ -620,10 +624,13 @@ static int ubfab_nl_plane_set_doit(struct sk_buff *skb,
 	if (ret)
 		return ret;
 	mutex_lock(&ubfab_nl_state_lock);
+	old = plane->state;
 	if (ubfab_nl_set_state(state, &plane->state,
-			       &ubfab_nl_fabric->planes_up, plane->id))
+			       &ubfab_nl_fabric->planes_up, plane->id)) {
+		trace_ubfab_plane_state(plane, old);
 		ubfab_nl_notify(UBFAB_CMD_PLANE_NTF, ubfab_nl_fill_plane,
 				plane);
+	}
 	mutex_unlock(&ubfab_nl_state_lock);
 	return 0;
 }

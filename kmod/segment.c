@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 
 #include "mem.h"
+#include "trace.h"
 
 #define UBFAB_IMPORT_PAGES	(UBFAB_MAX_MEM >> PAGE_SHIFT)
 
@@ -112,6 +113,7 @@ static void ubfab_seg_revoke(struct ubfab_segment *seg, u32 reason)
 		.token_id = seg->token_id,
 	};
 
+	trace_ubfab_seg_revoke(seg, reason);
 	xa_erase(&seg->owner->segments, seg->token_id);
 	seg->file = NULL;
 	list_for_each_entry_safe(imp, tmp, &seg->imports, seg_node) {

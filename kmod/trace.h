@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ubfab tracepoints: the definitions of the events of trace system
+ * "ubfab" (Documentation/tracing.rst lists them and how to record them).
+ * Queue entries: submit (the doorbell), start, complete, flush; the queue
+ * error state and its reset; port and plane state changes; segment
+ * revocation. trace.c creates them; the engine, netlink.c and segment.c
+ * fire them. A disabled event costs a static-key nop where it fires:
+ * everything an event records is worked out in its TP_fast_assign.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM ubfab
+
+#if !defined(_UBFAB_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _UBFAB_TRACE_H
+
+#include <linux/ktime.h>
+#include <linux/tracepoint.h>
+
+#include "engine.h"
+#include "mem.h"
+#include "model.h"
+
+/* Why a queue entered the error state (ubfab_queue_error). */
+#define UBFAB_TRACE_ERR_ENTRY		0	/* an entry failed */
+#define UBFAB_TRACE_ERR_BAD_TAIL	1	/* the user's SQ tail is invalid */
+
+/* The uAPI's enums, as numbers in the events' format files. */
+TRACE_DEFINE_ENUM(UBFAB_OP_NOP);
+TRACE_DEFINE_ENUM(UBFAB_OP_WRITE);
+TRACE_DEFINE_ENUM(UBFAB_OP_READ);
+TRACE_DEFINE_ENUM(UBFAB_OP_WRITE_NOTIFY);
+TRACE_DEFINE_ENUM(UBFAB_OP_ATOMIC);
+TRACE_DEFINE_ENUM(UBFAB_OP_COPY);
+TRACE_DEFINE_ENUM(UBFAB_OP_FILL);
+TRACE_DEFINE_ENUM(UBFAB_OP_EVENT_RECORD);
+TRACE_DEFINE_ENUM(UBFAB_OP_EVENT_WAIT);
+TRACE_DEFINE_ENUM(UBFAB_OP_WAIT_VALUE);
+TRACE_DEFINE_ENUM(UBFAB_OP_COMPUTE);
+
+TRACE_DEFINE_ENUM(UBFAB_CQE_OK);
+TRACE_DEFINE_ENUM(UBFAB_CQE_BAD_OPCODE);
+TRACE_DEFINE_ENUM(UBFAB_CQE_BAD_ENTRY);
+TRACE_DEFINE_ENUM(UBFAB_CQE_LOCAL_RANGE);
+TRACE_DEFINE_ENUM(UBFAB_CQE_NO_IMPORT);
+TRACE_DEFINE_ENUM(UBFAB_CQE_REMOTE_RANGE);
+TRACE_DEFINE_ENUM(UBFAB_CQE_ACCESS);
+TRACE_DEFINE_ENUM(UBFAB_CQE_REVOKED);
+TRACE_DEFINE_ENUM(UBFAB_CQE_NO_ROUTE);
+TRACE_DEFINE_ENUM(UBFAB_CQE_TIMEOUT);
+TRACE_DEFINE_ENUM(UBFAB_CQE_NOMEM);
+TRACE_DEFINE_ENUM(UBFAB_CQE_FLUSHED);
+
+TRACE_DEFINE_ENUM(UBFAB_STATE_DOWN);
+TRACE_DEFINE_ENUM(UBFAB_STATE_UP);
+
+TRACE_DEFINE_ENUM(UBFAB_REVOKE_UNEXPORT);
+TRACE_DEFINE_ENUM(UBFAB_REVOKE_FREE);
+TRACE_DEFINE_ENUM(UBFAB_REVOKE_CLOSE);
+TRACE_DEFINE_ENUM(UBFAB_REVOKE_RESET);
+
+#define ubfab_trace_opcode(op)						\
+	__print_symbolic(op,						\
+		{ UBFAB_OP_NOP,			"NOP" },		\
+		{ UBFAB_OP_WRITE,		"WRITE" },		\
+		{ UBFAB_OP_READ,		"READ" },		\
+		{ UBFAB_OP_WRITE_NOTIFY,	"WRITE_NOTIFY" },	\
+		{ UBFAB_OP_ATOMIC,		"ATOMIC" },		\
+		{ UBFAB_OP_COPY,		"COPY" },		\
+		{ UBFAB_OP_FILL,		"FILL" },		\
+		{ UBFAB_OP_EVENT_RECORD,	"EVENT_RECORD" },	\
+		{ UBFAB_OP_EVENT_WAIT,		"EVENT_WAIT" },		\
+		{ UBFAB_OP_WAIT_VALUE,		"WAIT_VALUE" },		\
+		{ UBFAB_OP_COMPUTE,		"COMPUTE" })
+
+#define ubfab_trace_status(st)						\
+	__print_symbolic(st,						\
+		{ UBFAB_CQE_OK,			"OK" },			\
+		{ UBFAB_CQE_BAD_OPCODE,		"BAD_OPCODE" },		\
+		{ UBFAB_CQE_BAD_ENTRY,		"BAD_ENTRY" },		\
+		{ UBFAB_CQE_LOCAL_RANGE,	"LOCAL_RANGE" },	\
+		{ UBFAB_CQE_NO_IMPORT,		"NO_IMPORT" },		\
+		{ UBFAB_CQE_REMOTE_RANGE,	"REMOTE_RANGE" },	\
+		{ UBFAB_CQE_ACCESS,		"ACCESS" },		\
+		{ UBFAB_CQE_REVOKED,		"REVOKED" },		\
+		{ UBFAB_CQE_NO_ROUTE,		"NO_ROUTE" },		\
+		{ UBFAB_CQE_TIMEOUT,		"TIMEOUT" },		\
+		{ UBFAB_CQE_NOMEM,		"NOMEM" },		\
+		{ UBFAB_CQE_FLUSHED,		"FLUSHED" })
+
+#define ubfab_trace_state(s)						\
+	__print_symbolic(s,						\
+		{ UBFAB_STATE_DOWN,		"DOWN" },		\
+		{ UBFAB_STATE_UP,		"UP" })
+
+#define ubfab_trace_revoke(r)						\
+	__print_symbolic(r,						\
+		{ UBFAB_REVOKE_UNEXPORT,	"UNEXPORT" },		\
+		{ UBFAB_REVOKE_FREE,		"FREE" },		\
+		{ UBFAB_REVOKE_CLOSE,		"CLOSE" },		\
+		{ UBFAB_REVOKE_RESET,		"RESET" })
+
+#define ubfab_trace_qerr(r)						\
+	__print_symbolic(r,						\
+		{ UBFAB_TRACE_ERR_ENTRY,	"ENTRY" },		\
+		{ UBFAB_TRACE_ERR_BAD_TAIL,	"BAD_TAIL" })
+
+/*
+ * ubfab_submit: the doorbell was rung (UBFAB_IOCTL_QUEUE_DOORBELL). A
+ * polling queue that finds new entries without a doorbell shows none.
+ * @sq_head is the engine's head, @sq_tail the user's tail as published.
+ */
+TRACE_EVENT(ubfab_submit,
+	    TP_PROTO(const struct ubfab_queue *q),
+	    TP_ARGS(q),
+	    TP_STRUCT__entry(__field(u32, eid)
+			     __field(u32, qid)
+			     __field(u32, sq_head)
+			     __field(u32, sq_tail)),
+	    TP_fast_assign(__entry->eid = q->file->entity->eid;
+			   __entry->qid = q->id;
+			   /* read without the run_lock */
+			   __entry->sq_head = data_race(q->sq_head);
+			   __entry->sq_tail = READ_ONCE(q->hdr->sq_tail);),
+	    TP_printk("eid=%u qid=%u sq_head=%u sq_tail=%u",
+		      __entry->eid, __entry->qid, __entry->sq_head,
+		      __entry->sq_tail)
+);
+
+/*
+ * ubfab_start: an entry starts at the queue's modeled clock
+ * (@model_start_ns). One taken in a burst has run with the burst: its
+ * start fires as it is charged to the clock, just before its complete.
+ */
+TRACE_EVENT(ubfab_start,
+	    TP_PROTO(const struct ubfab_queue *q, const struct ubfab_exec *ex),
+	    TP_ARGS(q, ex),
+	    TP_STRUCT__entry(__field(u64, user_data)
+			     __field(u64, model_start_ns)
+			     __field(u32, eid)
+			     __field(u32, qid)
+			     __field(u32, length)
+			     __field(u8, opcode)),
+	    TP_fast_assign(__entry->user_data = ex->sqe.user_data;
+			   __entry->model_start_ns = ubfab_model_now_ns(&q->model);
+			   __entry->eid = q->file->entity->eid;
+			   __entry->qid = q->id;
+			   __entry->length = ex->sqe.length;
+			   __entry->opcode = ex->sqe.opcode;),
+	    TP_printk("eid=%u qid=%u op=%s user_data=0x%llx length=%u model_start_ns=%llu",
+		      __entry->eid, __entry->qid,
+		      ubfab_trace_opcode(__entry->opcode),
+		      __entry->user_data, __entry->length,
+		      __entry->model_start_ns)
+);
+
+/*
+ * ubfab_complete: an entry ended and was charged to the modeled clock,
+ * whether or not it posts a completion (a selective queue's). @start_ps
+ * is the clock before the charge; @model_end_ns is the completion's
+ * model_ns (0 with the model off); @host_ns is ktime_get_ns() now.
+ */
+TRACE_EVENT(ubfab_complete,
+	    TP_PROTO(const struct ubfab_queue *q, const struct ubfab_exec *ex,
+		     u64 start_ps),
+	    TP_ARGS(q, ex, start_ps),
+	    TP_STRUCT__entry(__field(u64, user_data)
+			     __field(u64, host_ns)
+			     __field(u64, model_start_ns)
+			     __field(u64, model_end_ns)
+			     __field(u32, eid)
+			     __field(u32, qid)
+			     __field(u32, bytes)
+			     __field(u32, plane_mask)
+			     __field(u16, status)
+			     __field(u8, opcode)),
+	    TP_fast_assign(__entry->user_data = ex->sqe.user_data;
+			   __entry->host_ns = ktime_get_ns();
+			   __entry->model_start_ns = ubfab_model_ns(start_ps);
+			   __entry->model_end_ns = ex->model_ns;
+			   __entry->eid = q->file->entity->eid;
+			   __entry->qid = q->id;
+			   __entry->bytes = ex->bytes;
+			   __entry->plane_mask = ex->plane_mask;
+			   __entry->status = ex->status;
+			   __entry->opcode = ex->sqe.opcode;),
+	    TP_printk("eid=%u qid=%u op=%s user_data=0x%llx status=%s bytes=%u planes=0x%x host_ns=%llu model_start_ns=%llu model_end_ns=%llu",
+		      __entry->eid, __entry->qid,
+		      ubfab_trace_opcode(__entry->opcode), __entry->user_data,
+		      ubfab_trace_status(__entry->status), __entry->bytes,
+		      __entry->plane_mask, __entry->host_ns,
+		      __entry->model_start_ns, __entry->model_end_ns)
+);
+
+/*
+ * ubfab_queue_error: the queue enters the error state, because an entry
+ * failed (@reason ENTRY, with its @status and @user_data) or because the
+ * user published an invalid SQ tail (@reason BAD_TAIL, @status 0).
+ */
+TRACE_EVENT(ubfab_queue_error,
+	    TP_PROTO(const struct ubfab_queue *q, u32 reason,
+		     const struct ubfab_exec *ex),
+	    TP_ARGS(q, reason, ex),
+	    TP_STRUCT__entry(__field(u64, user_data)
+			     __field(u32, eid)
+			     __field(u32, qid)
+			     __field(u32, reason)
+			     __field(u16, status)),
+	    TP_fast_assign(__entry->user_data = ex ? ex->sqe.user_data : 0;
+			   __entry->eid = q->file->entity->eid;
+			   __entry->qid = q->id;
+			   __entry->reason = reason;
+			   __entry->status = ex ? ex->status : UBFAB_CQE_OK;),
+	    TP_printk("eid=%u qid=%u reason=%s status=%s user_data=0x%llx",
+		      __entry->eid, __entry->qid,
+		      ubfab_trace_qerr(__entry->reason),
+		      ubfab_trace_status(__entry->status), __entry->user_data)
+);
+
+/* ubfab_flush: an entry completes UBFAB_CQE_FLUSHED without running. */
+TRACE_EVENT(ubfab_flush,
+	    TP_PROTO(const struct ubfab_queue *q, const struct ubfab_exec *ex),
+	    TP_ARGS(q, ex),
+	    TP_STRUCT__entry(__field(u64, user_data)
+			     __field(u64, model_ns)
+			     __field(u32, eid)
+			     __field(u32, qid)
+			     __field(u8, opcode)),
+	    TP_fast_assign(__entry->user_data = ex->sqe.user_data;
+			   __entry->model_ns = ex->model_ns;
+			   __entry->eid = q->file->entity->eid;
+			   __entry->qid = q->id;
+			   __entry->opcode = ex->sqe.opcode;),
+	    TP_printk("eid=%u qid=%u op=%s user_data=0x%llx model_ns=%llu",
+		      __entry->eid, __entry->qid,
+		      ubfab_trace_opcode(__entry->opcode), __entry->user_data,
+		      __entry->model_ns)
+);
+
+/*
+ * ubfab_queue_reset: UBFAB_IOCTL_QUEUE_RESET. @error: the queue was in
+ * the error state; @flush: entries it still flushes before the state
+ * ends (0: it ended now).
+ */
+TRACE_EVENT(ubfab_queue_reset,
+	    TP_PROTO(const struct ubfab_queue *q, bool error),
+	    TP_ARGS(q, error),
+	    TP_STRUCT__entry(__field(u32, eid)
+			     __field(u32, qid)
+			     __field(u32, flush)
+			     __field(bool, error)),
+	    TP_fast_assign(__entry->eid = q->file->entity->eid;
+			   __entry->qid = q->id;
+			   __entry->flush = q->reset_pending ? q->reset_at - q->sq_head : 0;
+			   __entry->error = error;),
+	    TP_printk("eid=%u qid=%u error=%u flush=%u",
+		      __entry->eid, __entry->qid, __entry->error, __entry->flush)
+);
+
+/* ubfab_port_state: a port's state was set over netlink. */
+TRACE_EVENT(ubfab_port_state,
+	    TP_PROTO(const struct ubfab_port *port, int old),
+	    TP_ARGS(port, old),
+	    TP_STRUCT__entry(__field(u32, eid)
+			     __field(u32, plane)
+			     __field(int, old)
+			     __field(int, new)),
+	    TP_fast_assign(__entry->eid = port->entity->eid;
+			   __entry->plane = port->plane;
+			   __entry->old = old;
+			   __entry->new = READ_ONCE(port->state);),
+	    TP_printk("eid=%u plane=%u old=%s new=%s",
+		      __entry->eid, __entry->plane,
+		      ubfab_trace_state(__entry->old),
+		      ubfab_trace_state(__entry->new))
+);
+
+/* ubfab_plane_state: a switch plane's state was set over netlink. */
+TRACE_EVENT(ubfab_plane_state,
+	    TP_PROTO(const struct ubfab_plane *plane, int old),
+	    TP_ARGS(plane, old),
+	    TP_STRUCT__entry(__field(u32, plane)
+			     __field(int, old)
+			     __field(int, new)),
+	    TP_fast_assign(__entry->plane = plane->id;
+			   __entry->old = old;
+			   __entry->new = READ_ONCE(plane->state);),
+	    TP_printk("plane=%u old=%s new=%s", __entry->plane,
+		      ubfab_trace_state(__entry->old),
+		      ubfab_trace_state(__entry->new))
+);
+
+/*
+ * ubfab_seg_revoke: a segment leaves its owner's table and its imports
+ * are revoked. @offset and @length are in bytes of the owner's memory;
+ * @imports: how many imports it had.
+ */
+TRACE_EVENT(ubfab_seg_revoke,
+	    TP_PROTO(const struct ubfab_segment *seg, u32 reason),
+	    TP_ARGS(seg, reason),
+	    TP_STRUCT__entry(__field(u64, offset)
+			     __field(u64, length)
+			     __field(u32, eid)
+			     __field(u32, token_id)
+			     __field(u32, reason)
+			     __field(u32, imports)),
+	    TP_fast_assign(__entry->offset = (u64)seg->first << PAGE_SHIFT;
+			   __entry->length = (u64)seg->npages << PAGE_SHIFT;
+			   __entry->eid = seg->owner->eid;
+			   __entry->token_id = seg->token_id;
+			   __entry->reason = reason;
+			   __entry->imports = seg->nr_imports;),
+	    TP_printk("eid=%u token_id=%u offset=0x%llx length=%llu reason=%s imports=%u",
+		      __entry->eid, __entry->token_id, __entry->offset,
+		      __entry->length, ubfab_trace_revoke(__entry->reason),
+		      __entry->imports)
+);
+
+#endif /* _UBFAB_TRACE_H */
+
+/* Out of tree: define_trace.h finds this file as ./trace.h (-I$(src)). */
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>
