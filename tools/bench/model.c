@@ -6,14 +6,15 @@
  * node, a CPU of its node, a CPU of another node) and takes the modeled
  * times its completions report: the latency of a 512-byte entry and the
  * one-way bandwidth of large ones, the 16 cells of the CloudMatrix384
- * table, each beside the published figure with its error; their table
- * and their JSON, and the "model" object of the JSON, which spread.c's
- * figures join.
+ * table, each beside the published figure (tools/common/published.h)
+ * with its error; their table and their JSON, and the "model" object of
+ * the JSON, which spread.c's figures join.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "published.h"
 #include "ubbench.h"
 
 /* Latency: one LAT_BYTES entry on each of LAT_QUEUES fresh queues. */
@@ -26,11 +27,6 @@
 #define MREGION		BW_BYTES
 /* How long a completion may take to come, in real time. */
 #define WAIT_MS		20000
-
-enum model_target { TARGET_NPU, TARGET_CPU, NR_TARGETS };
-enum model_op { MODEL_READ, MODEL_WRITE, NR_MODEL_OPS };
-enum model_node { NODE_SAME, NODE_OTHER, NR_NODES };
-enum model_figure { FIG_LATENCY, FIG_BANDWIDTH, NR_MODEL_FIGS };
 
 static const char *const target_names[NR_TARGETS] = { "NPU", "CPU" };
 static const char *const target_keys[NR_TARGETS] = { "npu", "cpu" };
@@ -45,23 +41,6 @@ static const char *const figure_keys[NR_MODEL_FIGS] = {
 };
 
 static const char *const figure_units[NR_MODEL_FIGS] = { "ns", "GB/s" };
-
-/*
- * The published table (../shared/reference/cloudmatrix384.md, from arXiv
- * 2506.12708 v2): per die, one way, 512-byte messages; latency in ns (the
- * paper gives microseconds to one decimal), bandwidth in GB/s.
- */
-static const unsigned int published[NR_MODEL_FIGS][NR_TARGETS][NR_MODEL_OPS]
-				  [NR_NODES] = {
-	[FIG_LATENCY] = {
-		[TARGET_NPU] = { { 1200, 1900 }, { 1300, 2100 } },
-		[TARGET_CPU] = { { 1000, 1700 }, { 1100, 1900 } },
-	},
-	[FIG_BANDWIDTH] = {
-		[TARGET_NPU] = { { 167, 164 }, { 137, 135 } },
-		[TARGET_CPU] = { { 151, 147 }, { 110, 107 } },
-	},
-};
 
 /* A peer: the entity, and the importer's import of its segment. */
 struct peer {
