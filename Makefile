@@ -143,19 +143,21 @@ check:
 check-debug:
 	@tools/check.sh -d
 
-# The demo's load on the fabric model (tools/vm/demo_load.c), linked
-# with the libubfab the VM has in /usr/lib.
-DEMO_LOAD := $(BUILD)/tools/vm/demo_load
+# The demo's programs, linked with the libubfab the VM has in /usr/lib:
+# its scenario on the fabric (tools/vm/demo_scenario.c) and its load on
+# the fabric model (tools/vm/demo_load.c).
+DEMO_PROGS := $(addprefix $(BUILD)/tools/vm/,demo_scenario demo_load)
 
-$(DEMO_LOAD): tools/vm/demo_load.c lib
+$(DEMO_PROGS): $(BUILD)/tools/vm/%: tools/vm/%.c tools/common/published.h lib
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi -Ilib -o $@ $< \
-		-L$(BUILD)/lib -lubfab
+	$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi -Ilib -Itools/common \
+		-o $@ $< -L$(BUILD)/lib -lubfab
 
-demo: lib tools $(DEMO_LOAD)
+demo: lib tools $(DEMO_PROGS)
 	@$(MAKE) --no-print-directory modules KVER=$(DEMO_KVER)
 	tools/vm/ubvm -k $(DEMO_KVER) -D -p profile=cm384 -t 300 \
-		-x tools/vm/demo.sh -x $(DEMO_LOAD) -- sh /x/demo.sh
+		-x tools/vm/demo.sh $(addprefix -x ,$(DEMO_PROGS)) \
+		-- sh /x/demo.sh
 
 # Figures of the memory semantics and the NPU queues, measured in the VM,
 # and the fabric model against the published table (tools/bench/,
@@ -217,8 +219,10 @@ help:
 	@echo '               then check-debug'
 	@echo '  check-debug  VM tests on the debug kernel (KASAN, lockdep, KUnit,'
 	@echo '               kmemleak, ...) and on the 6.12 PREEMPT_RT kernel'
-	@echo '  demo         the cm384 fabric in a VM: ubctl topo, memory, time,'
-	@echo '               the model'"'"'s memory under load (< 16 MiB?)'
+	@echo '  demo         the cm384 fabric in a VM: ubctl topo, a scenario'
+	@echo '               (modeled latency, bandwidth, incast, a plane down,'
+	@echo '               bytes per plane), memory, time, the model'"'"'s'
+	@echo '               memory under load (< 16 MiB?)'
 	@echo '  bench        memory, queue and model benchmarks in a VM'
 	@echo '               (BENCH_KVER=6.12, BENCH_ARGS), then queue scale'
 	@echo '               in a second VM with profile=cm384'

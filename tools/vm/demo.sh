@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tools/vm/demo.sh - guest side of `make demo` (busybox sh): shows the
-# fabric ubfab.ko set up (ubctl topo) and what loading it cost, from what
-# tools/vm/init recorded around insmod in /run/ubvm/: insmod's wall time
-# and the kernel memory it took (slab, vmalloc, per-CPU, module image, the
-# slab caches that grew most). Then the kernel memory the fabric model
-# holds (ubctl model show's memory lines), idle and under the load of
-# /x/demo_load (a queue on each of 8 NPU dies, a page of flag words
-# stamped on each), and whether it stays under 16 MiB: exits 1 if not.
+# fabric ubfab.ko set up (ubctl topo, its first nodes) and the fabric at
+# work: /x/demo_scenario's table of modeled latency, bandwidth, incast
+# and plane-down figures and the bytes per plane. Then what loading the
+# module cost, from what tools/vm/init recorded around insmod in
+# /run/ubvm/: insmod's wall time and the kernel memory it took (slab,
+# vmalloc, per-CPU, module image, the slab caches that grew most). Then
+# the kernel memory the fabric model holds (ubctl model show's memory
+# lines), idle and under the load of /x/demo_load (a queue on each of 8
+# NPU dies, a page of flag words stamped on each), and whether it stays
+# under 16 MiB: exits 1 if not or if the scenario fails.
 #
 # Usage (in the guest, module loaded by ubvm -p ...): sh /x/demo.sh
 
@@ -20,8 +23,14 @@ if [ ! -e "$run/insmod.us" ] || [ ! -d /sys/module/ubfab ]; then
 	exit 1
 fi
 
-echo "=== ubctl topo"
-ubctl topo
+# The summary and the first two nodes; the other nodes are alike.
+echo "=== ubctl topo (nodes 0 and 1 of them)"
+ubctl topo | awk '/^  node / && ++n > 2 { next } { print }
+	END { if (n > 2) printf "  ... %d nodes in all\n", n }'
+echo
+
+echo "=== The fabric at work: /x/demo_scenario"
+/x/demo_scenario
 echo
 
 echo "=== What loading ubfab.ko cost (kernel $(uname -r))"
