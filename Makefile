@@ -77,6 +77,22 @@ VM_KERNEL := $(if $(filter debug,$(KVER_GIVEN)),debug,$(KVER))
 # (5-9 s); 6.12 is the newer one.
 DEMO_KVER ?= 6.12
 
+# Build output in the kernel's style, for what the default goal, demo,
+# bench and their parts build: one short step per part ("  BUILD lib")
+# and no command lines of the sub-makes, unless V=1; the kernel's kbuild
+# takes the same V= (passed on in MAKEFLAGS) and keeps its own quiet
+# lines ("  CC [M]  ..."). With -s (the scripts' make -s) no steps either.
+ifeq ($(V),1)
+QUIET_MAKE :=
+step =
+else
+QUIET_MAKE := -s
+step = @printf '  %-6s %s\n' '$(1)' '$(2)';
+endif
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+step =
+endif
+
 BUILD := $(CURDIR)/build
 # Module build directory for a kernel release: links to the sources in
 # kmod/, so that each release keeps its own objects.
@@ -98,7 +114,8 @@ define build-module
 		! -exec test -e {} \; -delete
 	@$(foreach f,$(KMOD_SOURCES),ln -sfn $(KMOD_TREE)/kmod/$(f) \
 		$(or $(3),$(call moddir,$(1)))/$(f);)
-	$(MAKE) -C $(2) M=$(or $(3),$(call moddir,$(1))) \
+	$(call step,BUILD,ubfab.ko for $(1))$(MAKE) --no-print-directory \
+		-C $(2) M=$(or $(3),$(call moddir,$(1))) \
 		UBFAB_ROOT=$(KMOD_TREE) W=1 modules
 endef
 
@@ -119,17 +136,18 @@ modules-all:
 	$(call build-module,$(UBFAB_KVER_6_12),$(UBFAB_KDIR_6_12))
 
 lib:
-	$(MAKE) -C lib O=$(BUILD)/lib
+	$(call step,BUILD,lib)$(MAKE) $(QUIET_MAKE) -C lib O=$(BUILD)/lib
 
 tools: lib
-	$(MAKE) -C tools/ubctl O=$(BUILD)/tools
+	$(call step,BUILD,ubctl)$(MAKE) $(QUIET_MAKE) -C tools/ubctl \
+		O=$(BUILD)/tools
 
 selftests: lib
 	$(if $(UBFAB_KSELFTEST),,$(error no kselftest harness: `make deps` \
 		extracts it from Debian's linux-source-6.12$(comma) or give \
 		UBFAB_KSELFTEST=<dir with kselftest_harness.h>))
-	$(MAKE) -C selftests/ubfab O=$(BUILD)/selftests/ubfab \
-		KSELFTEST=$(UBFAB_KSELFTEST)
+	$(call step,BUILD,selftests)$(MAKE) $(QUIET_MAKE) -C selftests/ubfab \
+		O=$(BUILD)/selftests/ubfab KSELFTEST=$(UBFAB_KSELFTEST)
 
 deps:
 	@:
@@ -150,14 +168,14 @@ DEMO_PROGS := $(addprefix $(BUILD)/tools/vm/,demo_scenario demo_load)
 
 $(DEMO_PROGS): $(BUILD)/tools/vm/%: tools/vm/%.c tools/common/published.h lib
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi -Ilib -Itools/common \
-		-o $@ $< -L$(BUILD)/lib -lubfab
+	$(call step,CC,tools/vm/$*)$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi \
+		-Ilib -Itools/common -o $@ $< -L$(BUILD)/lib -lubfab
 
 demo: lib tools $(DEMO_PROGS)
 	@$(MAKE) --no-print-directory modules KVER=$(DEMO_KVER)
-	tools/vm/ubvm -k $(DEMO_KVER) -D -p profile=cm384 -t 300 \
-		-x tools/vm/demo.sh $(addprefix -x ,$(DEMO_PROGS)) \
-		-- sh /x/demo.sh
+	$(call step,VM,cm384 demo on $(DEMO_KVER))tools/vm/ubvm \
+		-k $(DEMO_KVER) -D -p profile=cm384 -t 300 -x tools/vm/demo.sh \
+		$(addprefix -x ,$(DEMO_PROGS)) -- sh /x/demo.sh
 
 # Figures of the memory semantics and the NPU queues, measured in the VM,
 # and the fabric model against the published table (tools/bench/,
@@ -169,7 +187,8 @@ BENCH_SCALE_PARAMS := profile=cm384
 
 bench-build: lib
 	@$(MAKE) --no-print-directory modules KVER=$(BENCH_KVER)
-	$(MAKE) -C tools/bench O=$(BUILD)/tools/bench
+	$(call step,BUILD,ubbench)$(MAKE) $(QUIET_MAKE) -C tools/bench \
+		O=$(BUILD)/tools/bench
 
 bench: bench-build
 	@tools/bench/run.sh -k $(BENCH_KVER) -- $(BENCH_ARGS)
@@ -234,7 +253,8 @@ help:
 	@echo '               DESTDIR/PREFIX (uAPI in PREFIX/include/ubfab/linux)'
 	@echo '  clean        remove build/'
 	@echo 'Variables: KVER=6.1|6.12|6.12-rt|debug|<release>,'
-	@echo '  KDIR=<kernel build tree>, DEMO_KVER, UBFAB_CACHE (now $(UBFAB_CACHE)).'
+	@echo '  KDIR=<kernel build tree>, DEMO_KVER, UBFAB_CACHE (now $(UBFAB_CACHE)),'
+	@echo '  V=1 (command lines instead of the short build steps).'
 
 .PHONY: all modules modules-all lib tools selftests deps lint check \
 	check-debug demo shell install clean help FORCE
