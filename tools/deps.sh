@@ -51,6 +51,7 @@ PACKAGES=(
 	python3-yaml python3-jsonschema		# make check (tools/ynl/nlgen.py)
 	qemu-system-x86 busybox-static cpio	# the test VM and its initramfs
 	jq					# make bench-compare's table
+	graphviz				# host.sh lays out ubctl -f dot's graphs
 	kmod xz-utils zstd			# depmod for the VM; unpacking kernels
 	bc flex bison libelf-dev libssl-dev pahole # building a debug kernel
 )

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ubctl topology: "ubctl topo [show]", a summary of the supernode for
- * newcomers, and "ubctl topo show ENTITY", one entity in detail.
+ * newcomers, and "ubctl topo show ENTITY", one entity in detail; with
+ * -f dot, the supernode, "node N" or "plane N" as a graph (dot.c).
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "match.h"
 #include "num.h"
 #include "ubctl.h"
 
@@ -271,6 +273,40 @@ static int topo_summary(struct ubctl *u)
 	return code;
 }
 
+/* "[node N | plane N]" with -f dot */
+static int topo_show_dot(struct ubctl *u, int argc, char **argv)
+{
+	static const char *const names[] = { "node", "plane" };
+	static const enum ubctl_dot_what whats[] = {
+		UBCTL_DOT_NODE, UBCTL_DOT_PLANE,
+	};
+	struct topo t = {
+		.ents = { .size = sizeof(struct ubfab_entity_info) },
+		.planes = { .size = sizeof(struct ubfab_plane_info) },
+	};
+	enum ubctl_dot_what what = UBCTL_DOT_SUPERNODE;
+	uint32_t n = 0;
+	int i, code = UBCTL_EXIT_OK;
+
+	if (argc) {
+		i = tool_match(argv[0], names, ARRAY_SIZE(names), NULL, 0);
+		if (i < 0)
+			return ubctl_usage_error("-f dot draws the supernode, \"node N\" or \"plane N\", not \"%s\"",
+						 argv[0]);
+		what = whats[i];
+		code = ubctl_parse_u32(names[i], argc > 1 ? argv[1] : NULL, &n);
+		if (!code)
+			code = ubctl_no_more_args(argc - 2, argv + 2);
+	}
+	if (!code)
+		code = topo_load(u, &t);
+	if (!code)
+		code = topo_dot(u, &t.f, &t.ents, &t.planes, what, n);
+	ubctl_vec_free(&t.ents);
+	ubctl_vec_free(&t.planes);
+	return code;
+}
+
 /* Where an entity sits, in words: "NPU die 1 of chip 1 in node 0". */
 static void entity_place(const struct ubfab_entity_info *e)
 {
@@ -336,6 +372,8 @@ int topo_show(struct ubctl *u, int argc, char **argv)
 	struct ubctl_entity_spec spec;
 	int code;
 
+	if (u->dot)
+		return topo_show_dot(u, argc, argv);
 	if (!argc)
 		return topo_summary(u);
 	code = ubctl_entity_parse(&argc, &argv, &spec);

@@ -66,25 +66,34 @@ static const struct command monitor_commands[] = {
  * @syntax: its commands, one "ubctl OBJECT ..." line each
  * @help: what they do
  * @commands: its commands
+ * @dot: its commands draw graphs with -f dot
  */
 struct object {
 	const char *name;
 	const char *syntax;
 	const char *help;
 	const struct command *commands;
+	bool dot;
 };
 
 static const struct object objects[] = {
 	{
 		.name = "topo",
 		.syntax = "ubctl topo [show]\n"
-			  "ubctl topo show ENTITY\n",
+			  "ubctl topo show ENTITY\n"
+			  "ubctl -f dot topo [show] [node N | plane N]\n",
 		.help = "Without ENTITY: a summary of the supernode (profile, nodes, NPU\n"
 			"chips and dies, CPUs, memory, planes and their L1/L2 switches,\n"
 			"ports, module setup time) and one line per node. With ENTITY:\n"
 			"the entity's EID, kind, node, chip/die or socket, memory,\n"
-			"refused imports of its segments and ports with their states.\n",
+			"refused imports of its segments and ports with their states.\n"
+			"With -f dot: a Graphviz graph of the supernode (nodes with their\n"
+			"chips, dies and CPUs, each node's L1 switches as one box, each\n"
+			"plane's L2 switches as one box), of node N (every port of its\n"
+			"entities to each plane's L1) or of plane N (each node's L1,\n"
+			"every L2, the entities whose port is down); down in red.\n",
 		.commands = topo_commands,
+		.dot = true,
 	},
 	{
 		.name = "entity",
@@ -215,13 +224,16 @@ static const char help_tail[] =
 "                  for the topo summary, an entity's detail, stats and\n"
 "                  the model, one object per line for each event of\n"
 "                  monitor\n"
+"  -f, --format FORMAT\n"
+"                  text (the default), json (as -j) or dot: Graphviz, for\n"
+"                  topo only (\"ubctl -f dot topo | dot -Tsvg >topo.svg\")\n"
 "  -p, --pretty    print indented JSON (implies --json)\n"
 "  -V, --version   print the version and exit\n"
 "  -h, --help      print this help and exit\n"
 "\n"
 "EXIT STATUS\n"
 "  0  success\n"
-"  1  runtime error: module not loaded, no such entity/port/plane,\n"
+"  1  runtime error: module not loaded, no such entity/node/port/plane,\n"
 "     parameter or profile, a value out of range, operation not permitted\n"
 "     (set and reset need CAP_NET_ADMIN), netlink\n"
 "  2  usage error: unknown object, command or option, missing argument\n"
@@ -232,6 +244,8 @@ static const char help_tail[] =
 "  ubctl -p entity show eid 0     an entity as indented JSON\n"
 "  ubctl port show cpu0 plane 6   one port and its counters\n"
 "  ubctl pl sh                    all planes\n"
+"  ubctl -f dot topo show node 0 | dot -Tsvg >node0.svg\n"
+"                                 node 0 and its ports, drawn\n"
 "  ubctl seg show npu0            the segments npu0 exports\n"
 "  ubctl port set npu3 plane 2 state down\n"
 "                                 cut npu3 off plane 2\n"
@@ -367,6 +381,9 @@ static int run(struct ubctl *u, int argc, char **argv)
 		print_help();
 		return ubctl_no_more_args(argc - 1, argv + 1);
 	}
+	if (u->dot && !objects[obj].dot)
+		return ubctl_usage_error("-f dot: %s draws no graph (topo does)",
+					 objects[obj].name);
 	return run_object(u, &objects[obj], argc, argv);
 }
 
@@ -374,24 +391,36 @@ int main(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ubctl u = { 0 };
+	static const char *const formats[] = { "text", "json", "dot" };
 	bool pretty = false;
-	int opt, code;
+	int opt, code, i;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+jpVh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:jf:pVh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			u.json = true;
+			u.dot = false;
+			break;
+		case 'f':
+			i = ubctl_match(optarg, formats, ARRAY_SIZE(formats),
+					"format");
+			if (i < 0)
+				return UBCTL_EXIT_USAGE;
+			u.json = i == 1;
+			u.dot = i == 2;
 			break;
 		case 'p':
 			pretty = true;
 			u.json = true;
+			u.dot = false;
 			break;
 		case 'V':
 			printf("ubctl %s (ubfab generic netlink version %d)\n",
@@ -400,6 +429,9 @@ int main(int argc, char **argv)
 		case 'h':
 			print_help();
 			return UBCTL_EXIT_OK;
+		case ':':
+			return ubctl_usage_error("option '%s' needs an argument",
+						 argv[optind - 1]);
 		default:
 			if (optopt && strchr("jpVh", optopt))
 				return ubctl_usage_error("option '%s' takes no argument",

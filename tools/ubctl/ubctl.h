@@ -31,11 +31,13 @@ enum {
  * @nl: netlink session, opened by ubctl_open() once the arguments are
  *	parsed (the lookup and load helpers call it)
  * @json: print JSON instead of text
+ * @dot: print Graphviz DOT instead of text (only topo does)
  * @js: the JSON writer (used when @json)
  */
 struct ubctl {
 	struct ubfab_nl *nl;
 	bool json;
+	bool dot;
 	struct json js;
 };
 
@@ -215,6 +217,25 @@ void ubctl_model_json(struct ubctl *u, const struct ubfab_model *m);
  */
 void ubctl_model_event(struct ubctl *u, const struct ubfab_model *m,
 		       const struct ubfab_model *last);
+
+/* The topology as Graphviz (dot.c) */
+
+/* What "ubctl -f dot topo" draws */
+enum ubctl_dot_what {
+	UBCTL_DOT_SUPERNODE,
+	UBCTL_DOT_NODE,		/* node N */
+	UBCTL_DOT_PLANE,	/* plane N */
+};
+
+/*
+ * Print the supernode, node @n or plane @n of the fabric @f, with its
+ * entities @ents and planes @planes (topo.c loads them), as a DOT graph;
+ * "node N: no such node" or "plane N: no such plane" if absent. Loads
+ * the ports. Exit code.
+ */
+int topo_dot(struct ubctl *u, const struct ubfab_fabric_info *f,
+	     const struct ubctl_vec *ents, const struct ubctl_vec *planes,
+	     enum ubctl_dot_what what, uint32_t n);
 
 /* Output (fmt.c) */
 

@@ -4,7 +4,8 @@
 # Host-side checks of ubctl and libubfab, for a machine where ubfab.ko is
 # not loaded: the command line (help, usage errors, exit codes), the
 # "module not loaded" path through the real library, ubctl's output in
-# text and JSON against a stand-in libubfab with a made-up fabric (and
+# text, JSON and DOT (laid out by dot(1) where graphviz is installed)
+# against a stand-in libubfab with a made-up fabric (and
 # what the set, reset and monitor commands ask of it and print), the
 # JSON writer, the ABI of the library and of its ffi library (abidiff),
 # and its install,
@@ -109,6 +110,17 @@ expect 2 'missing number after "plane"' "missing argument exits 2" \
 expect 2 'invalid eid "x"' "bad number exits 2" "$ubctl" topo show eid x
 expect 2 'unexpected argument "more"' "extra argument exits 2" \
 	"$ubctl" plane show 1 more
+expect 2 'unknown format "svg"' "unknown format exits 2" "$ubctl" -f svg topo
+expect 2 "option '--format' needs an argument" "format without its argument exits 2" \
+	"$ubctl" --format
+expect 2 "-f dot: port draws no graph (topo does)" "-f dot of another object exits 2" \
+	"$ubctl" -f dot port show
+expect 2 '-f dot draws the supernode, "node N" or "plane N", not "npu3"' \
+	"-f dot topo show ENTITY exits 2" "$ubctl" -f dot topo show npu3
+expect 2 'missing number after "node"' "-f dot topo show node without N exits 2" \
+	"$ubctl" -f dot topo show node
+expect 2 'unexpected argument "1"' "-f dot topo show plane N with more exits 2" \
+	"$ubctl" --format=dot topo show plane 0 1
 expect_out "port help shows set" \
 	"ubctl port set ENTITY plane N [state STATE] [bw PERMILLE] [delay PS]" \
 	"$ubctl" port help
@@ -262,6 +274,91 @@ expect_out "port show: no knobs from an older module" \
 	"npu5 plane 3: state down tx_bytes 1536 " \
 	env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
 	"$ubctl" port show npu5 plane 3
+# -f dot: the graph's structure (one graph, braces that balance, every
+# NAME given as a node), and that dot(1), where installed, lays it out
+# and draws each NAME (SVG titles)
+# dot_check DESCRIPTION "ARGS" NAME...
+dot_check() {
+	desc=$1 args=$2
+	shift 2
+	# shellcheck disable=SC2086 # $args is a word list
+	run fake -f dot $args
+	why=
+	[ "$rc" -eq 0 ] || why="exit $rc"
+	[ "$(grep -c '^graph ' "$tmp/out")" -eq 1 ] &&
+		[ "$(tail -n 1 "$tmp/out")" = "}" ] ||
+		why="$why; not one graph"
+	[ "$(tr -cd '{' <"$tmp/out" | wc -c)" -eq \
+	  "$(tr -cd '}' <"$tmp/out" | wc -c)" ] || why="$why; braces unbalanced"
+	for name in "$@"; do
+		grep -q "^	*\"$name\" \[" "$tmp/out" || why="$why; no node $name"
+	done
+	if [ -n "$dotcmd" ] && [ -z "$why" ]; then
+		if dot -Tsvg <"$tmp/out" >"$tmp/svg" 2>"$tmp/err"; then
+			for name in "$@"; do
+				grep -qF "<title>$name</title>" "$tmp/svg" ||
+					why="$why; $name not drawn"
+			done
+		else
+			why="dot -Tsvg fails: $(head -c 300 "$tmp/err")"
+		fi
+	fi
+	if [ -z "$why" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "${why#; }" "stdout: $(head -c 300 "$tmp/out")"
+	fi
+}
+dotcmd=$(command -v dot)
+all=
+i=0
+while [ $i -lt 32 ]; do all="$all npu$i"; i=$((i + 1)); done
+# shellcheck disable=SC2086 # $all is a word list
+dot_check "-f dot topo: every entity, L1 per node, L2 per plane" "topo" \
+	$all cpu0 cpu1 cpu2 cpu3 cpu4 cpu5 cpu6 cpu7 node0.l1 node1.l1 \
+	plane0.l2 plane6.l2
+dot_check "-f dot topo show node 1: its entities, each plane's L1" \
+	"topo show node 1" npu16 npu31 cpu4 cpu7 plane0.l1 plane6.l1
+dot_check "-f dot topo show plane 3: L1s, L2s, the entity cut off" \
+	"topo show plane 3" node0.l1 node1.l1 l2.0 l2.15 npu5
+if [ -n "$dotcmd" ]; then
+	ok "dot(1) installed: the graphs above were laid out"
+else
+	skip "dot(1) lays the graphs out" "graphviz not installed"
+fi
+run fake -f dot topo
+if grep -qF '"npu5" -- "node0.l1" [label="6/7 up", color=orange];' "$tmp/out" &&
+   grep -qF '"npu4" -- "node0.l1" [label="7"];' "$tmp/out" &&
+   [ "$(grep -c -- '-- "plane[0-9].l2"' "$tmp/out")" -eq 14 ]; then
+	ok "-f dot topo: ports per entity edge, some down in orange; L1-L2 edges"
+else
+	not_ok "-f dot topo: ports per entity edge, some down in orange; L1-L2 edges" \
+		"stdout: $(grep -F npu5 "$tmp/out" | head -c 300)"
+fi
+run fake -f dot topo show node 0
+if [ "$(grep -c -- '-- "plane[0-9].l1"' "$tmp/out")" -eq 140 ] &&
+   grep -qF '"npu5" -- "plane3.l1" [color=red, style=dashed];' "$tmp/out" &&
+   ! grep -q '"npu16"' "$tmp/out"; then
+	ok "-f dot topo show node 0: every port of its own, the down one red"
+else
+	not_ok "-f dot topo show node 0: every port of its own, the down one red" \
+		"stdout: $(head -c 300 "$tmp/out")"
+fi
+run fake -f dot topo show plane 3
+if [ "$(grep -c -- '-- "l2\.' "$tmp/out")" -eq 32 ] &&
+   grep -qF '"node0.l1" [label="node 0 L1\nports 20 (19 up)", color=orange];' "$tmp/out"; then
+	ok "-f dot topo show plane 3: every L1-L2 link, ports up per L1"
+else
+	not_ok "-f dot topo show plane 3: every L1-L2 link, ports up per L1" \
+		"stdout: $(head -c 300 "$tmp/out")"
+fi
+expect 1 "ubctl: node 2: no such node" "-f dot of an unknown node exits 1" \
+	fake -f dot topo show node 2
+expect 1 "ubctl: plane 7: no such plane" "-f dot of an unknown plane exits 1" \
+	fake -f dot topo show plane 7
+expect_out "-f json is -j" '"node_list":[' fake -f json topo
+expect_out "-f text after -j: text" "nodes:" fake -j -f text topo
+
 expect_out "entity show eid N" \
 	"cpu1: eid 33 kind cpu node 0 socket 1 dram 256GiB ports 7" \
 	fake entity show eid 33
