@@ -291,7 +291,7 @@ static int topo_show_dot(struct ubctl *u, int argc, char **argv)
 	if (argc) {
 		i = tool_match(argv[0], names, ARRAY_SIZE(names), NULL, 0);
 		if (i < 0)
-			return ubctl_usage_error("-f dot draws the supernode, \"node N\" or \"plane N\", not \"%s\"",
+			return ubctl_usage_error("-f dot: \"node N\" or \"plane N\", not \"%s\"",
 						 argv[0]);
 		what = whats[i];
 		code = ubctl_parse_u32(names[i], argc > 1 ? argv[1] : NULL, &n);

@@ -115,7 +115,7 @@ expect 2 "option '--format' needs an argument" "format without its argument exit
 	"$ubctl" --format
 expect 2 "-f dot: port draws no graph (topo does)" "-f dot of another object exits 2" \
 	"$ubctl" -f dot port show
-expect 2 '-f dot draws the supernode, "node N" or "plane N", not "npu3"' \
+expect 2 '-f dot: "node N" or "plane N", not "npu3"' \
 	"-f dot topo show ENTITY exits 2" "$ubctl" -f dot topo show npu3
 expect 2 'missing number after "node"' "-f dot topo show node without N exits 2" \
 	"$ubctl" -f dot topo show node
