@@ -854,6 +854,30 @@ TEST_F(ctl, ubctl_set)
 	EXPECT_EQ(NULL, strstr(out, "\"down\""));
 }
 
+/*
+ * ubctl -f dot draws the module's fabric: one graph of the supernode with
+ * every node's L1 box, and a node's ports with the one set down in red.
+ */
+TEST_F(ctl, ubctl_dot)
+{
+	char out[UBCTL_OUT];
+
+	if (!have_ubctl())
+		SKIP(return, "no ubctl in $PATH");
+	ASSERT_EQ(0, run_ubctl(out, false, "-f dot topo"));
+	EXPECT_EQ(0, strncmp(out, "graph \"supernode\" {\n", 20));
+	EXPECT_NE(NULL, strstr(out, "\t\"npu1\" -- \"node0.l1\" [label=\"7\"];\n"));
+	EXPECT_NE(NULL, strstr(out, "\t\"node1.l1\" -- \"plane6.l2\";\n"));
+	ASSERT_EQ(0, ubfab_port_set_state(self->nl, 1, 2, UBFAB_STATE_DOWN));
+	ASSERT_EQ(0, run_ubctl(out, false, "-f dot topo show node 0"));
+	EXPECT_NE(NULL, strstr(out, "\t\"npu1\" -- \"plane2.l1\" [color=red, style=dashed];\n"));
+	EXPECT_NE(NULL, strstr(out, "\t\"npu1\" -- \"plane1.l1\";\n"));
+	ASSERT_EQ(0, run_ubctl(out, false, "-f dot topo show plane 2"));
+	EXPECT_NE(NULL, strstr(out, "\t\"npu1\" -- \"node0.l1\" [label=\"down\", color=red, style=dashed];\n"));
+	EXPECT_EQ(1, run_ubctl(out, false, "-f dot topo show node 99"));
+	EXPECT_STREQ("ubctl: node 99: no such node\n", out);
+}
+
 #define NOT_PERMITTED \
 	"Operation not permitted (changing the fabric needs CAP_NET_ADMIN)\n"
 
