@@ -34,20 +34,6 @@
 	__sqe;								\
 })
 
-/* The next completion of @q into *@out, within WAIT_MS. */
-static int next_cqe(struct ubfab_queue *q, struct ubfab_cqe *out,
-		    int timeout_ms)
-{
-	struct ubfab_cqe *cqe;
-	int err = ubfab_queue_wait_cqe(q, &cqe, timeout_ms);
-
-	if (err)
-		return err;
-	*out = *cqe;
-	ubfab_queue_cqe_seen(q);
-	return 0;
-}
-
 /* A sender: an entity, a queue on it, an import of the receiver's memory. */
 struct sender {
 	struct ubfab_dev *dev;

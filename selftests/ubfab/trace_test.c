@@ -174,19 +174,6 @@ static int find(const struct trace *t, int from, const char *name,
 	return -1;
 }
 
-/* The next completion of @q into *@out, within WAIT_MS. */
-static int next_cqe(struct ubfab_queue *q, struct ubfab_cqe *out)
-{
-	struct ubfab_cqe *cqe;
-	int err = ubfab_queue_wait_cqe(q, &cqe, WAIT_MS);
-
-	if (err)
-		return err;
-	*out = *cqe;
-	ubfab_queue_cqe_seen(q);
-	return 0;
-}
-
 /*
  * The first line from *@at that is event @name with field @key equal to
  * @val, of the sender's queue: the test fails if there is none, or if
@@ -274,8 +261,8 @@ TEST_F(trace, events)
 	ubfab_prep_nop(sqe);
 	sqe->user_data = UD_NOP;
 	ASSERT_EQ(2, ubfab_queue_submit(self->q));
-	ASSERT_EQ(0, next_cqe(self->q, &wr));
-	ASSERT_EQ(0, next_cqe(self->q, &nop));
+	ASSERT_EQ(0, next_cqe(self->q, &wr, WAIT_MS));
+	ASSERT_EQ(0, next_cqe(self->q, &nop, WAIT_MS));
 	ASSERT_EQ(UBFAB_CQE_OK, wr.status);
 	ASSERT_EQ(UBFAB_CQE_OK, nop.status);
 
@@ -287,8 +274,8 @@ TEST_F(trace, events)
 	ubfab_prep_nop(sqe);
 	sqe->user_data = UD_FLUSHED;
 	ubfab_queue_submit(self->q);	/* 2 or -EIO: the state it left */
-	ASSERT_EQ(0, next_cqe(self->q, &bad));
-	ASSERT_EQ(0, next_cqe(self->q, &fl));
+	ASSERT_EQ(0, next_cqe(self->q, &bad, WAIT_MS));
+	ASSERT_EQ(0, next_cqe(self->q, &fl, WAIT_MS));
 	ASSERT_EQ(UBFAB_CQE_NO_IMPORT, bad.status);
 	ASSERT_EQ(UBFAB_CQE_FLUSHED, fl.status);
 	ASSERT_EQ(0, ubfab_queue_reset(self->q));

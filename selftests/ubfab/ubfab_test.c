@@ -209,3 +209,15 @@ int64_t now_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+
+int next_cqe(struct ubfab_queue *q, struct ubfab_cqe *out, int timeout_ms)
+{
+	struct ubfab_cqe *cqe;
+	int err = ubfab_queue_wait_cqe(q, &cqe, timeout_ms);
+
+	if (err)
+		return err;
+	*out = *cqe;
+	ubfab_queue_cqe_seen(q);
+	return 0;
+}

@@ -56,4 +56,12 @@ uint64_t cgroup_current(const char *name);
 /* CLOCK_MONOTONIC in milliseconds. */
 int64_t now_ms(void);
 
+struct ubfab_queue;
+struct ubfab_cqe;
+/*
+ * The next completion of @q, copied into *@out and consumed, within
+ * @timeout_ms (ubfab_queue_wait_cqe()'s): 0 or a negative errno.
+ */
+int next_cqe(struct ubfab_queue *q, struct ubfab_cqe *out, int timeout_ms);
+
 #endif
