@@ -30,6 +30,7 @@
 
 #include "engine.h"
 #include "model.h"
+#include "trace.h"
 
 /* Picoseconds a byte takes at 1 MB/s. */
 #define UBFAB_MODEL_PS_MBPS	1000000ULL
@@ -318,73 +319,115 @@ static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
 	return s;
 }
 
+/*
+ * Hold link @l, which is @kind (enum ubfab_link_kind) of @plane at @where
+ * (the entity of a port, the node of an L1 or L2 link; @l2 the L2 switch
+ * of one), for @dur from @t for @bytes of @ex, which the entity @ini
+ * runs: when it gets it (ubfab_model_reserve()). Unless @dry, the link's
+ * counters grow and tracepoint ubfab_link fires.
+ */
+static __always_inline u64
+ubfab_model_take(struct ubfab_link *l, u64 t, u64 dur, u32 bytes, bool dry,
+		 const struct ubfab_entity *ini, const struct ubfab_exec *ex,
+		 u8 kind, u32 plane, u32 where, u32 l2)
+{
+	u64 s = ubfab_model_reserve(l, t, dur, dry);
+
+	if (!dry) {
+		atomic64_add(dur, &l->busy_ps);
+		atomic64_add(bytes, &l->bytes);
+		trace_ubfab_link(ini, ex, kind, plane, where, l2, s, dur,
+				 bytes);
+	}
+	return s;
+}
+
+/* Make @l idle; its counters stay. */
+static void ubfab_model_link_idle(struct ubfab_link *l)
+{
+	WRITE_ONCE(l->end_ps, 0);
+	WRITE_ONCE(l->since_ps, 0);
+}
+
 /**
  * ubfab_model_links_reset() - make every link of @fabric idle
  * @fabric: the fabric
  *
  * For the ordered domain, when its first queue joins: a run starts on
  * idle links. A transfer of another queue that reserves a link meanwhile
- * may see it idle or not.
+ * may see it idle or not. What the links have carried stays counted.
  */
 void ubfab_model_links_reset(struct ubfab_fabric *fabric)
 {
 	struct ubfab_plane *pl;
 	struct ubfab_port *port;
+	size_t j;
 	u32 eid, i;
 
 	for (eid = 0; eid < fabric->nr_entities; eid++) {
 		for (i = 0; i < fabric->entities[eid]->nr_ports; i++) {
 			port = &fabric->entities[eid]->ports[i];
-			WRITE_ONCE(port->tx.end_ps, 0);
-			WRITE_ONCE(port->tx.since_ps, 0);
-			WRITE_ONCE(port->rx.end_ps, 0);
-			WRITE_ONCE(port->rx.since_ps, 0);
+			ubfab_model_link_idle(&port->tx);
+			ubfab_model_link_idle(&port->rx);
 		}
 	}
 	for (i = 0; i < fabric->topo.planes; i++) {
 		pl = &fabric->planes[i];
-		memset(pl->links, 0, array_size(ubfab_plane_nr_links(pl),
-						sizeof(*pl->links)));
+		for (j = 0; j < ubfab_plane_nr_links(pl); j++)
+			ubfab_model_link_idle(&pl->links[j]);
 	}
 }
 
 /*
- * Each plane's share of a transfer from @src to @dst, leaving at @t0, in
- * @x, over the links of its path, cut-through: the entity's port into
- * the plane, for another node the L1's uplink to an L2 switch and that
+ * Each plane's share of @ex, from @src to @dst, leaving at @t0, in @x,
+ * over the links of its path, cut-through: the entity's port into the
+ * plane, for another node the L1's uplink to an L2 switch and that
  * switch's downlink to the other L1 (the L2 picked by a fixed hash of the
  * two entities and the plane), then the port out to @dst; reserved, or
- * with @dry only looked at. Return: when its last byte arrives.
+ * with @dry only looked at. Its bytes are counted evenly over the planes,
+ * the first taking what does not divide. @ini runs it.
+ * Return: when its last byte arrives.
  */
-static u64 ubfab_model_walk(struct ubfab_entity *src,
-			    struct ubfab_entity *dst, unsigned long mask,
+static u64 ubfab_model_walk(const struct ubfab_entity *ini,
+			    const struct ubfab_exec *ex,
+			    struct ubfab_entity *src, struct ubfab_entity *dst,
 			    u64 t0, const struct ubfab_model_xfer *x, bool dry)
 {
 	bool far = src->loc.node != dst->loc.node;
 	u64 gap = far ? x->lat_ps / 3 : x->lat_ps, dur = x->dur_ps;
+	unsigned long mask = ex->plane_mask;
+	u32 share = ex->bytes / hweight32(ex->plane_mask), j, n;
+	u32 bytes = ex->bytes - share * (hweight32(ex->plane_mask) - 1);
 	u64 arrive = 0, t;
 	struct ubfab_plane *pl;
 	unsigned int plane;
-	u32 j;
 
 	for_each_set_bit(plane, &mask, UBFAB_MAX_PLANES) {
-		t = ubfab_model_reserve(&src->ports[plane].tx, t0, dur, dry);
+		t = ubfab_model_take(&src->ports[plane].tx, t0, dur, bytes, dry,
+				     ini, ex, UBFAB_LINK_PORT_TX, plane,
+				     src->eid, 0);
 		t = ubfab_model_sum(t, gap);
 		if (far) {
 			pl = &src->fabric->planes[plane];
 			j = hash_32(src->eid << 16 ^ dst->eid ^ plane << 28, 32) %
 			    pl->nr_l2;
-			t = ubfab_model_reserve(&pl->links[(src->loc.node *
-							    pl->nr_l2 + j) * 2],
-						t, dur, dry);
+			n = src->loc.node;
+			t = ubfab_model_take(&pl->links[(n * pl->nr_l2 + j) * 2],
+					     t, dur, bytes, dry, ini, ex,
+					     UBFAB_LINK_L1_UP, plane, n, j);
 			t = ubfab_model_sum(t, gap);
-			t = ubfab_model_reserve(&pl->links[(dst->loc.node *
-							    pl->nr_l2 + j) * 2 + 1],
-						t, dur, dry);
+			n = dst->loc.node;
+			t = ubfab_model_take(&pl->links[(n * pl->nr_l2 + j) * 2 +
+							1],
+					     t, dur, bytes, dry, ini, ex,
+					     UBFAB_LINK_L2_DOWN, plane, n, j);
 			t = ubfab_model_sum(t, x->lat_ps - 2 * gap);
 		}
-		t = ubfab_model_reserve(&dst->ports[plane].rx, t, dur, dry);
+		t = ubfab_model_take(&dst->ports[plane].rx, t, dur, bytes, dry,
+				     ini, ex, UBFAB_LINK_PORT_RX, plane,
+				     dst->eid, 0);
 		arrive = max(arrive, ubfab_model_sum(t, dur));
+		bytes = share;
 	}
 	return arrive;
 }
@@ -407,6 +450,7 @@ static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 	struct ubfab_entity *b = container_of((struct ubfab_loc *)ex->peer,
 					      struct ubfab_entity, loc);
 	u64 t0 = ubfab_model_sum(before, x->off_ps), arrive, idle;
+	const struct ubfab_entity *ini = a;
 	u32 mask = ex->plane_mask;
 	unsigned int plane;
 
@@ -416,13 +460,16 @@ static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 	/* a small message within a node, the common case: two links */
 	if (!(mask & (mask - 1)) && a->loc.node == b->loc.node) {
 		plane = __ffs(mask);
-		arrive = ubfab_model_reserve(&a->ports[plane].tx, t0,
-					     x->dur_ps, dry);
-		arrive = ubfab_model_reserve(&b->ports[plane].rx,
-					     arrive + x->lat_ps, x->dur_ps, dry);
+		arrive = ubfab_model_take(&a->ports[plane].tx, t0, x->dur_ps,
+					  ex->bytes, dry, ini, ex,
+					  UBFAB_LINK_PORT_TX, plane, a->eid, 0);
+		arrive = ubfab_model_take(&b->ports[plane].rx,
+					  arrive + x->lat_ps, x->dur_ps,
+					  ex->bytes, dry, ini, ex,
+					  UBFAB_LINK_PORT_RX, plane, b->eid, 0);
 		arrive += x->dur_ps;
 	} else {
-		arrive = ubfab_model_walk(a, b, mask, t0, x, dry);
+		arrive = ubfab_model_walk(ini, ex, a, b, t0, x, dry);
 	}
 	return arrive > idle ? arrive - idle : 0;
 }

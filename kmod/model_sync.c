@@ -28,6 +28,7 @@
 
 #include "engine.h"
 #include "model.h"
+#include "trace.h"
 #include "xfer.h"
 
 /* The word at @addr of an entity's memory, as an index of its @stamps. */
@@ -55,15 +56,16 @@ void ubfab_model_stamp_write(struct ubfab_queue *q,
 			     struct ubfab_entity *owner, u64 addr, u32 bytes)
 {
 	struct ubfab_exec as_done = *ex;
+	u64 ps;
 
 	if (!static_branch_likely(&ubfab_model_on))
 		return;
 	ubfab_model_note(&as_done, plane, owner);
 	as_done.bytes = bytes;
-	ubfab_model_stamp_set(owner, addr,
-			      ubfab_model_arrival_ps(&q->model,
-						     &q->file->entity->loc,
-						     &as_done));
+	ps = ubfab_model_arrival_ps(&q->model, &q->file->entity->loc,
+				    &as_done);
+	if (!ubfab_model_stamp_set(owner, addr, ps))
+		trace_ubfab_stamp(q, ex->sqe.user_data, owner, addr, ps);
 }
 
 /**

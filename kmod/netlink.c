@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ubfab control plane: the "ubfab" generic netlink family, which reports
- * the fabric, its entities, ports, planes and segments to any netlink
- * client, lets an administrator reset entities, set port and plane
+ * the fabric, its entities, ports, planes, segments and the model's links
+ * to any netlink client, lets an administrator reset entities, set port and plane
  * states (fault injection) and the fabric model's parameters, and
  * announces those changes to the "events" multicast group.
  *
@@ -647,6 +647,108 @@ static int ubfab_nl_plane_get_dumpit(struct sk_buff *skb,
 			break;
 	}
 	cb->args[0] = id;
+	return skb->len;
+}
+
+/**
+ * struct ubfab_nl_link - a link as a link-get dump reports it
+ * @l: its busy period and counters
+ * @plane: its plane
+ * @kind: enum ubfab_link_kind
+ * @where: the entity of a port, the node of an L1-L2 link
+ * @l2: the L2 switch of an L1-L2 link
+ */
+struct ubfab_nl_link {
+	const struct ubfab_link *l;
+	u32 plane;
+	u32 kind;
+	u32 where;
+	u32 l2;
+};
+
+static int ubfab_nl_fill_link(struct sk_buff *skb, const void *obj)
+{
+	const struct ubfab_nl_link *nl = obj;
+	bool port = nl->kind <= UBFAB_LINK_PORT_RX;
+
+	if (nla_put_u32(skb, UBFAB_A_LINK_PLANE, nl->plane) ||
+	    nla_put_u32(skb, UBFAB_A_LINK_KIND, nl->kind) ||
+	    (port && nla_put_u32(skb, UBFAB_A_LINK_EID, nl->where)) ||
+	    (!port && (nla_put_u32(skb, UBFAB_A_LINK_NODE, nl->where) ||
+		       nla_put_u32(skb, UBFAB_A_LINK_L2, nl->l2))) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_LINK_BYTES,
+			      atomic64_read(&nl->l->bytes), UBFAB_A_LINK_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_LINK_BUSY_PS,
+			      atomic64_read(&nl->l->busy_ps),
+			      UBFAB_A_LINK_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_LINK_END_PS,
+			      READ_ONCE(nl->l->end_ps), UBFAB_A_LINK_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The @pos'th link of @plane in the order of a link-get dump, in *@nl. */
+static void ubfab_nl_link_at(struct ubfab_plane *plane, u32 pos,
+			     struct ubfab_nl_link *nl)
+{
+	u32 ports = 2 * ubfab_nl_fabric->nr_entities;
+	struct ubfab_port *port;
+
+	nl->plane = plane->id;
+	if (pos < ports) {
+		port = &ubfab_nl_fabric->entities[pos / 2]->ports[plane->id];
+		nl->l = pos % 2 ? &port->rx : &port->tx;
+		nl->kind = pos % 2 ? UBFAB_LINK_PORT_RX : UBFAB_LINK_PORT_TX;
+		nl->where = pos / 2;
+		nl->l2 = 0;
+		return;
+	}
+	pos -= ports;
+	nl->l = &plane->links[pos];
+	nl->kind = pos % 2 ? UBFAB_LINK_L2_DOWN : UBFAB_LINK_L1_UP;
+	nl->where = pos / 2 / plane->nr_l2;
+	nl->l2 = pos / 2 % plane->nr_l2;
+}
+
+/*
+ * cb->args[0] is the plane, cb->args[1] the next link in it (the ports'
+ * first); with a plane filter the walk is confined to that plane. The
+ * counters are read without a lock: each is exact, a link's may be
+ * moments apart.
+ */
+static int ubfab_nl_link_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb)
+{
+	struct nlattr *filter = ubfab_dump_attrs(cb)[UBFAB_A_LINK_PLANE];
+	u32 id = cb->args[0], end = ubfab_nl_fabric->topo.planes, pos = 0;
+	struct ubfab_plane *plane;
+	struct ubfab_nl_link nl;
+
+	if (filter) {
+		if (nla_get_u32(filter) >= end) {
+			NL_SET_ERR_MSG_ATTR(cb->extack, filter,
+					    "no such plane");
+			return -ENODEV;
+		}
+		id = max_t(u32, id, nla_get_u32(filter));
+		end = nla_get_u32(filter) + 1;
+	}
+	for (; id < end; id++) {
+		plane = &ubfab_nl_fabric->planes[id];
+		for (pos = cb->args[1];
+		     pos < 2 * ubfab_nl_fabric->nr_entities +
+			   ubfab_plane_nr_links(plane); pos++) {
+			ubfab_nl_link_at(plane, pos, &nl);
+			if (ubfab_nl_dump_one(skb, cb, UBFAB_CMD_LINK_GET,
+					      ubfab_nl_fill_link, &nl))
+				goto out;
+		}
+		cb->args[1] = 0;
+	}
+out:
+	cb->args[0] = id;
+	if (id < end)
+		cb->args[1] = pos;
 	return skb->len;
 }
 

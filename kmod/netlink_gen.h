@@ -38,6 +38,8 @@ static int ubfab_nl_port_set_doit(struct sk_buff *skb, struct genl_info *info);
 static int ubfab_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info);
 static int ubfab_nl_model_get_doit(struct sk_buff *skb, struct genl_info *info);
 static int ubfab_nl_model_set_doit(struct sk_buff *skb, struct genl_info *info);
+static int ubfab_nl_link_get_dumpit(struct sk_buff *skb,
+				    struct netlink_callback *cb);
 
 /* UBFAB_A_PARAM */
 static const struct nla_policy ubfab_param_nl_policy[UBFAB_A_PARAM_MAX + 1] = {
@@ -106,6 +108,11 @@ static const struct nla_policy ubfab_model_set_nl_policy[UBFAB_A_MODEL_PARAM + 1
 				  .len = UBFAB_A_PARAM_MAX },
 };
 
+/* UBFAB_CMD_LINK_GET */
+static const struct nla_policy ubfab_link_get_nl_policy[UBFAB_A_LINK_PLANE + 1] = {
+	[UBFAB_A_LINK_PLANE] = { .type = NLA_U32 },
+};
+
 static const struct genl_ops ubfab_nl_ops[] = {
 	{
 		.cmd = UBFAB_CMD_FABRIC_GET,
@@ -169,6 +176,12 @@ static const struct genl_ops ubfab_nl_ops[] = {
 		.policy = ubfab_model_set_nl_policy,
 		.maxattr = UBFAB_A_MODEL_PARAM,
 		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = UBFAB_CMD_LINK_GET,
+		.dumpit = ubfab_nl_link_get_dumpit,
+		.policy = ubfab_link_get_nl_policy,
+		.maxattr = UBFAB_A_LINK_PLANE,
 	},
 };
 

@@ -2,10 +2,11 @@
 /*
  * ubfab tracepoints: the definitions of the events of trace system
  * "ubfab" (Documentation/tracing.rst lists them and how to record them).
- * Queue entries: submit (the doorbell), start, complete, flush; the queue
- * error state and its reset; port and plane state changes; segment
- * revocation. trace.c creates them; the engine, netlink.c and segment.c
- * fire them. A disabled event costs a static-key nop where it fires:
+ * Queue entries: submit (the doorbell), start, complete, flush; the links
+ * the fabric model holds for them and the flag words their writes stamp;
+ * the queue error state and its reset; port and plane state changes;
+ * segment revocation. trace.c creates them; the engine, the model,
+ * netlink.c and segment.c fire them. A disabled event costs a static-key nop where it fires:
  * everything an event records is worked out in its TP_fast_assign.
  */
 #undef TRACE_SYSTEM
@@ -50,6 +51,11 @@ TRACE_DEFINE_ENUM(UBFAB_CQE_NO_ROUTE);
 TRACE_DEFINE_ENUM(UBFAB_CQE_TIMEOUT);
 TRACE_DEFINE_ENUM(UBFAB_CQE_NOMEM);
 TRACE_DEFINE_ENUM(UBFAB_CQE_FLUSHED);
+
+TRACE_DEFINE_ENUM(UBFAB_LINK_PORT_TX);
+TRACE_DEFINE_ENUM(UBFAB_LINK_PORT_RX);
+TRACE_DEFINE_ENUM(UBFAB_LINK_L1_UP);
+TRACE_DEFINE_ENUM(UBFAB_LINK_L2_DOWN);
 
 TRACE_DEFINE_ENUM(UBFAB_STATE_DOWN);
 TRACE_DEFINE_ENUM(UBFAB_STATE_UP);
@@ -154,11 +160,23 @@ TRACE_EVENT(ubfab_start,
 		      __entry->model_start_ns)
 );
 
+#ifndef _UBFAB_TRACE_HELPERS
+#define _UBFAB_TRACE_HELPERS
+/* The EID of the entity at @loc, or -1 for none. */
+static inline s32 ubfab_trace_eid(const struct ubfab_loc *loc)
+{
+	return loc ? container_of(loc, struct ubfab_entity, loc)->eid : -1;
+}
+#endif
+
 /*
  * ubfab_complete: an entry ended and was charged to the modeled clock,
  * whether or not it posts a completion (a selective queue's). @start_ps
  * is the clock before the charge; @model_end_ns is the completion's
- * model_ns (0 with the model off); @host_ns is ktime_get_ns() now.
+ * model_ns (0 with the model off); @host_ns is ktime_get_ns() now. @peer
+ * is the EID its bytes went to or came from (-1: none); @after_ns, for a
+ * wait, the modeled time of what satisfied it (the stamp of its flag
+ * word, ubfab_stamp; an EVENT_RECORD's end), else 0.
  */
 TRACE_EVENT(ubfab_complete,
 	    TP_PROTO(const struct ubfab_queue *q, const struct ubfab_exec *ex,
@@ -168,8 +186,10 @@ TRACE_EVENT(ubfab_complete,
 			     __field(u64, host_ns)
 			     __field(u64, model_start_ns)
 			     __field(u64, model_end_ns)
+			     __field(u64, after_ns)
 			     __field(u32, eid)
 			     __field(u32, qid)
+			     __field(s32, peer)
 			     __field(u32, bytes)
 			     __field(u32, plane_mask)
 			     __field(u16, status)
@@ -178,18 +198,97 @@ TRACE_EVENT(ubfab_complete,
 			   __entry->host_ns = ktime_get_ns();
 			   __entry->model_start_ns = ubfab_model_ns(start_ps);
 			   __entry->model_end_ns = ex->model_ns;
+			   __entry->after_ns = ubfab_model_ns(ex->after_ps);
 			   __entry->eid = q->file->entity->eid;
 			   __entry->qid = q->id;
+			   __entry->peer = ubfab_trace_eid(ex->peer);
 			   __entry->bytes = ex->bytes;
 			   __entry->plane_mask = ex->plane_mask;
 			   __entry->status = ex->status;
 			   __entry->opcode = ex->sqe.opcode;),
-	    TP_printk("eid=%u qid=%u op=%s user_data=0x%llx status=%s bytes=%u planes=0x%x host_ns=%llu model_start_ns=%llu model_end_ns=%llu",
+	    TP_printk("eid=%u qid=%u op=%s user_data=0x%llx status=%s peer=%d bytes=%u planes=0x%x host_ns=%llu model_start_ns=%llu model_end_ns=%llu after_ns=%llu",
 		      __entry->eid, __entry->qid,
 		      ubfab_trace_opcode(__entry->opcode), __entry->user_data,
-		      ubfab_trace_status(__entry->status), __entry->bytes,
-		      __entry->plane_mask, __entry->host_ns,
-		      __entry->model_start_ns, __entry->model_end_ns)
+		      ubfab_trace_status(__entry->status), __entry->peer,
+		      __entry->bytes, __entry->plane_mask, __entry->host_ns,
+		      __entry->model_start_ns, __entry->model_end_ns,
+		      __entry->after_ns)
+);
+
+#define ubfab_trace_link_kind(k)					\
+	__print_symbolic(k,						\
+		{ UBFAB_LINK_PORT_TX,		"port-tx" },		\
+		{ UBFAB_LINK_PORT_RX,		"port-rx" },		\
+		{ UBFAB_LINK_L1_UP,		"l1-up" },		\
+		{ UBFAB_LINK_L2_DOWN,		"l2-down" })
+
+/*
+ * ubfab_link: the fabric model holds a link for an entry's bytes on one
+ * plane (model.c): from @start_ps for @dur_ps of modeled time. The link
+ * is @kind of @plane at @where (the entity of port-tx and port-rx, the
+ * node of l1-up and l2-down, whose L2 switch is @l2). The entry is
+ * @user_data of entity @eid; it fires before the entry's ubfab_complete,
+ * once per link and plane it crosses.
+ */
+TRACE_EVENT(ubfab_link,
+	    TP_PROTO(const struct ubfab_entity *ini, const struct ubfab_exec *ex,
+		     u8 kind, u32 plane, u32 where, u32 l2, u64 start_ps,
+		     u64 dur_ps, u32 bytes),
+	    TP_ARGS(ini, ex, kind, plane, where, l2, start_ps, dur_ps, bytes),
+	    TP_STRUCT__entry(__field(u64, user_data)
+			     __field(u64, start_ps)
+			     __field(u64, dur_ps)
+			     __field(u32, eid)
+			     __field(u32, plane)
+			     __field(u32, where)
+			     __field(u32, l2)
+			     __field(u32, bytes)
+			     __field(u8, kind)
+			     __field(u8, opcode)),
+	    TP_fast_assign(__entry->user_data = ex->sqe.user_data;
+			   __entry->start_ps = start_ps;
+			   __entry->dur_ps = dur_ps;
+			   __entry->eid = ini->eid;
+			   __entry->plane = plane;
+			   __entry->where = where;
+			   __entry->l2 = l2;
+			   __entry->bytes = bytes;
+			   __entry->kind = kind;
+			   __entry->opcode = ex->sqe.opcode;),
+	    TP_printk("eid=%u op=%s user_data=0x%llx plane=%u link=%s where=%u l2=%u bytes=%u start_ps=%llu dur_ps=%llu",
+		      __entry->eid, ubfab_trace_opcode(__entry->opcode),
+		      __entry->user_data, __entry->plane,
+		      ubfab_trace_link_kind(__entry->kind), __entry->where,
+		      __entry->l2, __entry->bytes, __entry->start_ps,
+		      __entry->dur_ps)
+);
+
+/*
+ * ubfab_stamp: a flag word at @addr of entity @owner's memory is stamped
+ * with modeled time @stamp_ns, by entry @user_data of queue @qid of
+ * entity @eid (an ATOMIC or WRITE_NOTIFY's modeled arrival; for
+ * UBFAB_IOCTL_QUEUE_STAMP, the queue's clock and @user_data 0). A wait
+ * this word satisfies has it as its ubfab_complete's after_ns.
+ */
+TRACE_EVENT(ubfab_stamp,
+	    TP_PROTO(const struct ubfab_queue *q, u64 user_data,
+		     const struct ubfab_entity *owner, u64 addr, u64 ps),
+	    TP_ARGS(q, user_data, owner, addr, ps),
+	    TP_STRUCT__entry(__field(u64, user_data)
+			     __field(u64, addr)
+			     __field(u64, stamp_ns)
+			     __field(u32, eid)
+			     __field(u32, qid)
+			     __field(u32, owner)),
+	    TP_fast_assign(__entry->user_data = user_data;
+			   __entry->addr = addr;
+			   __entry->stamp_ns = ubfab_model_ns(ps);
+			   __entry->eid = q->file->entity->eid;
+			   __entry->qid = q->id;
+			   __entry->owner = owner->eid;),
+	    TP_printk("eid=%u qid=%u user_data=0x%llx owner=%u addr=0x%llx stamp_ns=%llu",
+		      __entry->eid, __entry->qid, __entry->user_data,
+		      __entry->owner, __entry->addr, __entry->stamp_ns)
 );
 
 /*

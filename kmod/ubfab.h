@@ -134,14 +134,22 @@ struct ubfab_stats_val {
 /**
  * struct ubfab_link - one direction of a link, as the fabric model's
  *	contention sees it: its current busy period, in modeled
- *	picoseconds (model.c)
+ *	picoseconds, and what it has carried (model.c)
  * @since_ps: when the period began
  * @end_ps: when its last reservation ends: a transfer that comes within
  *	the period waits for it
+ * @busy_ps: modeled time transfers have held it, added up since the
+ *	module was loaded
+ * @bytes: the payload bytes they moved over it, likewise
+ *
+ * The counters only grow: the ordered domain's reset of the busy period
+ * (ubfab_model_links_reset()) leaves them.
  */
 struct ubfab_link {
 	u64 since_ps;
 	u64 end_ps;
+	atomic64_t busy_ps;
+	atomic64_t bytes;
 };
 
 /**

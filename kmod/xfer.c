@@ -101,6 +101,7 @@
 #include "engine.h"
 #include "mem.h"
 #include "route.h"
+#include "trace.h"
 
 /**
  * ubfab_xfer_npages() - how many pages a byte range touches
@@ -1196,6 +1197,8 @@ u16 ubfab_xfer_stamp(struct ubfab_queue *q, u64 addr, bool local, u64 ps)
 	else
 		status = UBFAB_CQE_OK;
 	up_read(&owner->mem_lock);
+	if (!status)
+		trace_ubfab_stamp(q, 0, owner, r.addr, ps);
 	if (r.win)
 		ubfab_window_put(r.win);
 	return status;

@@ -18,7 +18,9 @@
  * events that announce it are new in version 1.2 (UBFAB_1.2); the fabric
  * model's parameters (read, set, and their events), the kernel memory the
  * model holds and the ports' fault knobs in the model (struct
- * ubfab_port_info's, ubfab_port_set_faults()) in version 1.4 (UBFAB_1.4).
+ * ubfab_port_info's, ubfab_port_set_faults()) in version 1.4 (UBFAB_1.4);
+ * what the model's links have carried (ubfab_link_dump()) in version 1.5
+ * (UBFAB_1.5).
  *
  * Conventions
  *   Every function returning int returns 0 on success or a negative errno
@@ -347,6 +349,67 @@ typedef int (*ubfab_plane_cb)(const struct ubfab_plane_info *p, void *arg);
  * negative errno.
  */
 int ubfab_plane_dump(struct ubfab_nl *nl, ubfab_plane_cb cb, void *arg);
+
+/**
+ * struct ubfab_link_info - one direction of a link of a plane, as the
+ *	fabric model's contention sees it (since version 1.5)
+ * @plane: its plane
+ * @kind: enum ubfab_link_kind: an entity's port into the plane's L1
+ *	switch (UBFAB_LINK_PORT_TX) or out of it (UBFAB_LINK_PORT_RX), a
+ *	node's L1 up to an L2 switch (UBFAB_LINK_L1_UP) or down from it
+ *	(UBFAB_LINK_L2_DOWN)
+ * @eid: the port's entity; UBFAB_FIELD_NONE for an L1-L2 link
+ * @node: the L1's node; UBFAB_FIELD_NONE for a port
+ * @l2: the L2 switch in the plane; UBFAB_FIELD_NONE for a port
+ * @bytes: payload bytes modeled transfers moved over it, since the module
+ *	was loaded
+ * @busy_ps: modeled picoseconds they held it, likewise
+ * @end_ps: when its last reservation ends, in modeled picoseconds
+ *
+ * The counters only grow. The largest @end_ps of all links is the modeled
+ * time the fabric has reached; a link's utilization over an interval is
+ * the growth of its @busy_ps over the growth of that
+ * (Documentation/model.rst, "Link counters").
+ */
+struct ubfab_link_info {
+	uint32_t plane;
+	uint32_t kind;
+	uint32_t eid;
+	uint32_t node;
+	uint32_t l2;
+	uint64_t bytes;
+	uint64_t busy_ps;
+	uint64_t end_ps;
+};
+
+/**
+ * typedef ubfab_link_cb - called by ubfab_link_dump() per link
+ * @l: the link, valid only during the call
+ * @arg: the caller's argument
+ *
+ * Return: 0 to go on; any other value stops the dump and is returned by it.
+ */
+typedef int (*ubfab_link_cb)(const struct ubfab_link_info *l, void *arg);
+
+/**
+ * ubfab_link_dump() - walk the links of all planes or of one (since
+ *	version 1.5)
+ * @nl: session
+ * @plane: only this plane's links, or UBFAB_PLANE_ANY for all
+ * @cb: called for each link: per plane, the entities' ports in EID order
+ *	(tx, then rx), then each node's links to each L2 switch (up, then
+ *	down)
+ * @arg: passed to @cb
+ *
+ * Return: 0 after the last link; -ENODEV if @plane names no plane; -EOPNOTSUPP
+ * from a ubfab.ko without link counters; the nonzero value @cb returned;
+ * or a negative errno.
+ */
+int ubfab_link_dump(struct ubfab_nl *nl, uint32_t plane, ubfab_link_cb cb,
+		    void *arg);
+
+/* ubfab_link_dump()'s @plane: every plane. */
+#define UBFAB_PLANE_ANY		UINT32_MAX
 
 /**
  * struct ubfab_seg_info - one exported segment

@@ -96,6 +96,18 @@ static const struct nla_policy seg_policy[UBFAB_A_SEG_MAX + 1] = {
 	[UBFAB_A_SEG_PID]		= LIBUBFAB_POLICY_U32,
 };
 
+/* Attribute set "link" */
+static const struct nla_policy link_policy[UBFAB_A_LINK_MAX + 1] = {
+	[UBFAB_A_LINK_PLANE]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_LINK_KIND]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_LINK_EID]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_LINK_NODE]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_LINK_L2]		= LIBUBFAB_POLICY_U32,
+	[UBFAB_A_LINK_BYTES]		= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_LINK_BUSY_PS]		= LIBUBFAB_POLICY_U64,
+	[UBFAB_A_LINK_END_PS]		= LIBUBFAB_POLICY_U64,
+};
+
 /* Attribute set "model" */
 static const struct nla_policy model_policy[UBFAB_A_MODEL_MAX + 1] = {
 	[UBFAB_A_MODEL_PROFILE]		= LIBUBFAB_POLICY_STRING(UBFAB_NAME_MAX),

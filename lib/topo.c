@@ -34,6 +34,7 @@ _Static_assert(UBFAB_A_FABRIC_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_PORT_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_PLANE_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_SEG_MAX <= LIBUBFAB_MAXATTR &&
+	       UBFAB_A_LINK_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_MODEL_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_MEM_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_PARAM_MAX <= LIBUBFAB_MAXATTR,
@@ -159,6 +160,27 @@ static const struct libubfab_field seg_fields[] = {
 static const struct libubfab_attrset seg_set =
 	ATTRSET(UBFAB_A_SEG_MAX, seg_policy, seg_fields);
 
+/* Attribute set "link": a port's or an L1-L2 link's own attributes. */
+
+#define LINK(a, m) \
+	FIELD(UBFAB_A_LINK_##a, struct ubfab_link_info, m)
+#define LINK_WHERE(a, m) \
+	{ .attr = UBFAB_A_LINK_##a, \
+	  .offset = offsetof(struct ubfab_link_info, m) }
+static const struct libubfab_field link_fields[] = {
+	LINK(PLANE, plane),
+	LINK(KIND, kind),
+	LINK_WHERE(EID, eid),
+	LINK_WHERE(NODE, node),
+	LINK_WHERE(L2, l2),
+	LINK(BYTES, bytes),
+	LINK(BUSY_PS, busy_ps),
+	LINK(END_PS, end_ps),
+};
+
+static const struct libubfab_attrset link_set =
+	ATTRSET(UBFAB_A_LINK_MAX, link_policy, link_fields);
+
 /* Attribute set "param", nested in "model" */
 
 #define PARAM(a, m) \
@@ -214,6 +236,7 @@ union dump_cb {
 	ubfab_port_cb port;
 	ubfab_plane_cb plane;
 	ubfab_seg_cb seg;
+	ubfab_link_cb link;
 };
 
 /* Room for one decoded object of any dumpable kind. */
@@ -222,6 +245,7 @@ union dump_obj {
 	struct ubfab_port_info port;
 	struct ubfab_plane_info plane;
 	struct ubfab_seg_info seg;
+	struct ubfab_link_info link;
 };
 
 /**
@@ -325,6 +349,42 @@ static const struct object seg_object = {
 	.set = &seg_set,
 	.size = sizeof(struct ubfab_seg_info),
 	.deliver = seg_deliver,
+};
+
+static int link_deliver(const void *out, const union dump_cb *cb, void *arg)
+{
+	return cb->link(out, arg);
+}
+
+static const struct ubfab_link_info link_init = {
+	.eid = UBFAB_FIELD_NONE,
+	.node = UBFAB_FIELD_NONE,
+	.l2 = UBFAB_FIELD_NONE,
+};
+
+/* A port names its entity, an L1-L2 link its node and L2 switch. */
+static int link_check(struct nlattr **tb, const void *out)
+{
+	const struct ubfab_link_info *l = out;
+	bool port = tb[UBFAB_A_LINK_EID];
+	bool switches = tb[UBFAB_A_LINK_NODE] && tb[UBFAB_A_LINK_L2];
+
+	if (l->kind > UBFAB_LINK_L2_DOWN)
+		return -EPROTO;
+	if (l->kind <= UBFAB_LINK_PORT_RX ? !port || tb[UBFAB_A_LINK_NODE] ||
+					    tb[UBFAB_A_LINK_L2] :
+					    !switches || port)
+		return -EPROTO;
+	return 0;
+}
+
+static const struct object link_object = {
+	.cmd = UBFAB_CMD_LINK_GET,
+	.set = &link_set,
+	.size = sizeof(struct ubfab_link_info),
+	.init = &link_init,
+	.check = link_check,
+	.deliver = link_deliver,
 };
 
 static int object_decode(const struct object *o, struct nlattr **tb,
@@ -657,6 +717,20 @@ int ubfab_seg_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_seg_cb cb,
 		.attrs = { { .type = UBFAB_A_SEG_EID, .num = eid } },
 	};
 	const union dump_cb u = { .seg = cb };
+
+	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
+}
+
+int ubfab_link_dump(struct ubfab_nl *nl, uint32_t plane, ubfab_link_cb cb,
+		    void *arg)
+{
+	const struct request req = {
+		.o = &link_object,
+		.dump = true,
+		.nattrs = plane != UBFAB_PLANE_ANY,
+		.attrs = { { .type = UBFAB_A_LINK_PLANE, .num = plane } },
+	};
+	const union dump_cb u = { .link = cb };
 
 	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
 }

@@ -77,6 +77,21 @@ enum ubfab_state {
 	UBFAB_STATE_UP,
 };
 
+/**
+ * enum ubfab_link_kind - one direction of a link, as the fabric model sees it
+ * @UBFAB_LINK_PORT_TX: from an entity's port into its node's L1 switch of
+ *	the plane
+ * @UBFAB_LINK_PORT_RX: from the L1 switch to the entity's port
+ * @UBFAB_LINK_L1_UP: from a node's L1 switch up to an L2 switch of the plane
+ * @UBFAB_LINK_L2_DOWN: from an L2 switch down to a node's L1 switch
+ */
+enum ubfab_link_kind {
+	UBFAB_LINK_PORT_TX,
+	UBFAB_LINK_PORT_RX,
+	UBFAB_LINK_L1_UP,
+	UBFAB_LINK_L2_DOWN,
+};
+
 /*
  * Attribute set "fabric": the shape of the emulated supernode, as resolved
  * from the module parameters at load time.
@@ -183,6 +198,29 @@ enum {
 
 	__UBFAB_A_SEG_MAX,
 	UBFAB_A_SEG_MAX = (__UBFAB_A_SEG_MAX - 1)
+};
+
+/*
+ * Attribute set "link": one direction of a link of a plane, as the fabric
+ * model's contention sees it, and what it has carried in modeled time.
+ * The counters only grow, from the module's load; utilization over an
+ * interval is the growth of UBFAB_A_LINK_BUSY_PS over the growth of the
+ * largest UBFAB_A_LINK_END_PS of all links (the modeled time the fabric
+ * has reached).
+ */
+enum {
+	UBFAB_A_LINK_PLANE = 1,		/* u32 */
+	UBFAB_A_LINK_KIND,		/* u32: enum ubfab_link_kind */
+	UBFAB_A_LINK_EID,		/* u32: the port's entity (ports only) */
+	UBFAB_A_LINK_NODE,		/* u32: the L1's node (L1-L2 links only) */
+	UBFAB_A_LINK_L2,		/* u32: the L2 switch (L1-L2 links only) */
+	UBFAB_A_LINK_BYTES,		/* u64: payload bytes moved over it */
+	UBFAB_A_LINK_BUSY_PS,		/* u64: modeled ps transfers held it */
+	UBFAB_A_LINK_END_PS,		/* u64: its last reservation's end */
+	UBFAB_A_LINK_PAD,
+
+	__UBFAB_A_LINK_MAX,
+	UBFAB_A_LINK_MAX = (__UBFAB_A_LINK_MAX - 1)
 };
 
 /*
@@ -306,6 +344,10 @@ enum {
  *			UBFAB_CMD_MODEL_NTF.
  * UBFAB_CMD_MODEL_NTF	notification: the model's parameters changed; the
  *			model set.
+ * UBFAB_CMD_LINK_GET	dump: every link of every plane, or of plane
+ *			UBFAB_A_LINK_PLANE; per plane, the entities' ports in
+ *			EID order (PORT_TX, then PORT_RX), then each node's
+ *			links to each L2 switch (L1_UP, then L2_DOWN).
  */
 enum {
 	UBFAB_CMD_FABRIC_GET = 1,
@@ -322,6 +364,7 @@ enum {
 	UBFAB_CMD_MODEL_GET,
 	UBFAB_CMD_MODEL_SET,
 	UBFAB_CMD_MODEL_NTF,
+	UBFAB_CMD_LINK_GET,
 
 	__UBFAB_CMD_MAX,
 	UBFAB_CMD_MAX = (__UBFAB_CMD_MAX - 1)
