@@ -2,9 +2,10 @@
 /*
  * ubctl counters: "ubctl stats [show] [plane [N] | port [ENTITY] [plane N]]",
  * the traffic counters of planes and ports without their other
- * attributes, as one JSON object with a "planes" and/or a "ports" array.
- * "plane" and "port" are also commands of their own, so that "show" may
- * be left out before them.
+ * attributes, as one JSON object with a "planes" and/or a "ports" array;
+ * "ubctl stats [show] link ..." is link.c's. "plane", "port" and "link"
+ * are also commands of their own, so that "show" may be left out before
+ * them.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -84,7 +85,10 @@ int stats_port(struct ubctl *u, int argc, char **argv)
 
 int stats_show(struct ubctl *u, int argc, char **argv)
 {
-	static const char *const objects[] = { "plane", "port" };
+	static const char *const objects[] = { "plane", "port", "link" };
+	static int (*const run[])(struct ubctl *, int, char **) = {
+		stats_plane, stats_port, stats_link,
+	};
 	int which;
 
 	if (!argc)
@@ -92,5 +96,5 @@ int stats_show(struct ubctl *u, int argc, char **argv)
 	which = ubctl_match(argv[0], objects, ARRAY_SIZE(objects), "object");
 	if (which < 0)
 		return UBCTL_EXIT_USAGE;
-	return (which ? stats_port : stats_plane)(u, argc - 1, argv + 1);
+	return run[which](u, argc - 1, argv + 1);
 }

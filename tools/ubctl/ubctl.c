@@ -48,7 +48,8 @@ static const struct command seg_commands[] = {
 
 static const struct command stats_commands[] = {
 	{ "show", stats_show }, { "list", stats_show },
-	{ "plane", stats_plane }, { "port", stats_port }, { },
+	{ "plane", stats_plane }, { "port", stats_port },
+	{ "link", stats_link }, { },
 };
 
 static const struct command model_commands[] = {
@@ -58,6 +59,10 @@ static const struct command model_commands[] = {
 
 static const struct command monitor_commands[] = {
 	{ NULL, monitor_run }, { },
+};
+
+static const struct command top_commands[] = {
+	{ NULL, top_run }, { },
 };
 
 /**
@@ -147,14 +152,23 @@ static const struct object objects[] = {
 		.name = "stats",
 		.syntax = "ubctl stats [show]\n"
 			  "ubctl stats [show] plane [N]\n"
-			  "ubctl stats [show] port [ENTITY] [plane N]\n",
+			  "ubctl stats [show] port [ENTITY] [plane N]\n"
+			  "ubctl stats [show] link [plane N] [loaded]\n",
 		.help = "The traffic counters (tx_bytes, rx_bytes, tx_ops, rx_ops,\n"
 			"errors) of every plane and then every port, or of the planes\n"
 			"only (plane N only), or of the ports only (those of ENTITY\n"
 			"and/or plane N only). A plane counts each chunk of a transfer\n"
 			"that crosses it as tx and rx; a port counts what its entity\n"
 			"sent (tx) and received (rx) through it; a failed transfer\n"
-			"counts one error on the initiator's port and on its plane.\n",
+			"counts one error on the initiator's port and on its plane.\n"
+			"link: the fabric model's links (each port both ways, each\n"
+			"node's L1 up to and down from each L2 switch), of plane N only,\n"
+			"those that carried something only with loaded: the bytes\n"
+			"modeled transfers moved over each since the module was loaded,\n"
+			"the modeled time they held it (busy; busy_ps in JSON, in\n"
+			"picoseconds) and its share of the modeled time the fabric has\n"
+			"reached (util; horizon_ps in JSON, the latest end of a busy\n"
+			"period).\n",
 		.commands = stats_commands,
 	},
 	{
@@ -180,6 +194,21 @@ static const struct object objects[] = {
 			"values they had). Runs until interrupted (SIGINT or SIGTERM),\n"
 			"then exits 0.\n",
 		.commands = monitor_commands,
+	},
+	{
+		.name = "top",
+		.syntax = "ubctl top [plane N] [interval SECS] [count N] [lines N]\n",
+		.help = "Like top: every SECS seconds (1 by default) the N busiest ports\n"
+			"and L1-L2 links (10 by default) of the fabric model over the\n"
+			"interval, of plane N only: utilization, the modeled time each\n"
+			"was held over the modeled time the fabric moved on meanwhile,\n"
+			"and the modeled bandwidth it carried (GB/s, 10^9 bytes a\n"
+			"second of modeled time). With -j, one JSON object per refresh\n"
+			"and line (from_ps and to_ps, the span in modeled picoseconds;\n"
+			"ports and switch_links, each link with bytes, busy_ps and\n"
+			"util, 0..1). Runs until interrupted (exit 0), or for count\n"
+			"refreshes.\n",
+		.commands = top_commands,
 	},
 };
 
@@ -258,7 +287,10 @@ static const char help_tail[] =
 "                                 slower switches and links in the model\n"
 "  ubctl model set profile cm384  put every model parameter back\n"
 "  ubctl -j stats show port npu3  npu3's counters per plane as JSON\n"
-"  ubctl -j monitor               the changes, one JSON object per line\n";
+"  ubctl -j monitor               the changes, one JSON object per line\n"
+"  ubctl stats link plane 0 loaded\n"
+"                                 what plane 0's busy links carried\n"
+"  ubctl top interval 2 lines 5   the 5 busiest ports and switch links\n";
 
 /* Print @text (lines ending in newlines) with each line indented. */
 static void print_indented(const char *text, int indent)
@@ -336,7 +368,7 @@ int ubctl_open(struct ubctl *u)
 /*
  * Run "OBJECT [COMMAND [ARGS]]"; argv[0] is the object's name. Without a
  * command, the object's first command runs; an object whose command has
- * no name takes no command but "help".
+ * no name takes no command but "help": its arguments are the command's.
  */
 static int run_object(struct ubctl *u, const struct object *o, int argc,
 		      char **argv)
@@ -349,7 +381,8 @@ static int run_object(struct ubctl *u, const struct object *o, int argc,
 		if (o->commands[i].name)
 			names[n++] = o->commands[i].name;
 	names[n] = "help";
-	if (argc > 1) {
+	/* a command without a name takes all the arguments but "help" */
+	if (argc > 1 && (n || !strncmp(argv[1], "help", strlen(argv[1])))) {
 		cmd = ubctl_match(argv[1], names, n + 1, "command");
 		if (cmd < 0)
 			return UBCTL_EXIT_USAGE;

@@ -58,7 +58,9 @@ int stats_plane(struct ubctl *u, int argc, char **argv);
 int stats_port(struct ubctl *u, int argc, char **argv);
 int model_show(struct ubctl *u, int argc, char **argv);
 int model_set(struct ubctl *u, int argc, char **argv);
+int stats_link(struct ubctl *u, int argc, char **argv);
 int monitor_run(struct ubctl *u, int argc, char **argv);
+int top_run(struct ubctl *u, int argc, char **argv);
 
 /*
  * Errors (ubctl.c): print "ubctl: MESSAGE" to stderr, with a hint to
@@ -217,6 +219,24 @@ void ubctl_model_json(struct ubctl *u, const struct ubfab_model *m);
  */
 void ubctl_model_event(struct ubctl *u, const struct ubfab_model *m,
 		       const struct ubfab_model *last);
+
+/* The fabric model's links (link.c) */
+
+/* "port-tx", "port-rx", "l1-up", "l2-down" (enum ubfab_link_kind). */
+const char *ubctl_link_kind(uint32_t kind);
+/* "plane 2 npu3 tx", "plane 2 node 0 up l2 5", "plane 2 l2 5 down node 1". */
+const char *ubctl_link_name(char *buf, size_t len,
+			    const struct ubfab_link_info *l,
+			    const struct ubctl_vec *ents);
+/*
+ * Load the links of @plane (or UBFAB_PLANE_ANY) into @v, and the latest
+ * end of their busy periods into *@horizon_ps. Exit code.
+ */
+int ubctl_link_load(struct ubctl *u, uint32_t plane, struct ubctl_vec *v,
+		    uint64_t *horizon_ps);
+/* A link's JSON members (inside its open object): plane, kind, where. */
+void ubctl_link_json(struct ubctl *u, const struct ubfab_link_info *l,
+		     const struct ubctl_vec *ents);
 
 /* The topology as Graphviz (dot.c) */
 

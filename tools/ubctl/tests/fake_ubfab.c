@@ -25,7 +25,9 @@
  * port into plane 3 down, events lost (-ENOBUFS), plane 2 down, cpu1
  * reset, the port of an unknown EID 99 into plane 0 up, npu5's port into
  * plane 4 with added latency and link errors, the model with hop-ps at
- * 250000 (profile custom); then no event comes again.
+ * 250000 (profile custom); then no event comes again. The links of the
+ * model carry made-up traffic that grows by the same amount at every dump
+ * (ubfab_link_dump()); the older module reports no links.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -78,6 +80,7 @@ struct ubfab_nl {
 	char errmsg[64];
 	int events[2];		/* the pipe of a subscribed session, or -1 */
 	unsigned int next;	/* the next event of the script */
+	unsigned int dumps;	/* link dumps so far */
 };
 
 static bool old_module(const struct ubfab_nl *nl)
@@ -286,6 +289,59 @@ int ubfab_plane_dump(struct ubfab_nl *nl, ubfab_plane_cb cb, void *arg)
 		ret = cb(&p, arg);
 		if (ret)
 			return ret;
+	}
+	return 0;
+}
+
+/*
+ * The links of the model. Each dump is a modeled millisecond later than
+ * the session's last (end_ps = 10^9 ps per dump): a port of NPU eid
+ * e carried (e % 5) * 1 MB per dump, on the planes below 3 only, held
+ * 36 ps a byte; an L1-L2 link of node 0 up to l2 2 carried 5 MB per dump;
+ * every other link nothing.
+ */
+int ubfab_link_dump(struct ubfab_nl *nl, uint32_t plane, ubfab_link_cb cb,
+		    void *arg)
+{
+	uint32_t p, i, ports = 2 * entities(nl), sw = 2 * nl->f->nodes *
+						     nl->f->l2_per_plane;
+	struct ubfab_link_info l;
+	uint64_t per;
+	int ret;
+
+	if (old_module(nl))
+		return -EOPNOTSUPP;
+	if (plane != UBFAB_PLANE_ANY && plane >= nl->f->planes)
+		return -ENODEV;
+	nl->dumps++;
+	for (p = 0; p < nl->f->planes; p++) {
+		if (plane != UBFAB_PLANE_ANY && p != plane)
+			continue;
+		for (i = 0; i < ports + sw; i++) {
+			l = (struct ubfab_link_info){ .plane = p,
+						      .end_ps = nl->dumps * 1000000000ULL };
+			if (i < ports) {
+				l.kind = i % 2 ? UBFAB_LINK_PORT_RX :
+						 UBFAB_LINK_PORT_TX;
+				l.eid = i / 2;
+				l.node = l.l2 = UBFAB_FIELD_NONE;
+				per = p < 3 && l.eid < nl->f->npus ?
+				      (l.eid % 5) * 1000000 : 0;
+			} else {
+				l.kind = (i - ports) % 2 ? UBFAB_LINK_L2_DOWN :
+							   UBFAB_LINK_L1_UP;
+				l.eid = UBFAB_FIELD_NONE;
+				l.node = (i - ports) / 2 / nl->f->l2_per_plane;
+				l.l2 = (i - ports) / 2 % nl->f->l2_per_plane;
+				per = l.node == 0 && l.l2 == 2 &&
+				      l.kind == UBFAB_LINK_L1_UP ? 5000000 : 0;
+			}
+			l.bytes = per * nl->dumps;
+			l.busy_ps = l.bytes * 36;
+			ret = cb(&l, arg);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }

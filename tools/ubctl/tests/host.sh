@@ -183,8 +183,15 @@ expect 2 'unknown object "bogus"' "stats show with a bad object exits 2" \
 	"$ubctl" stats show bogus
 expect 2 'unexpected argument "9"' "stats plane with two numbers exits 2" \
 	"$ubctl" stats plane 1 9
-expect 2 'unknown command "link"' "monitor takes no arguments" \
+expect 2 'unexpected argument "link"' "monitor takes no arguments" \
 	"$ubctl" monitor link
+expect 2 'invalid count "x"' "top count needs a number" "$ubctl" top count x
+expect 2 'interval: at least 1 second' "top interval 0 exits 2" \
+	"$ubctl" top interval 0
+expect 2 'unexpected argument "bogus"' "top with a stray argument exits 2" \
+	"$ubctl" top bogus
+expect 2 'unexpected argument "x"' "stats link with a stray argument exits 2" \
+	"$ubctl" stats link x
 expect 2 'missing "profile PROFILE" or NAME VALUE' \
 	"model set without arguments exits 2" "$ubctl" model set
 expect 2 'missing PROFILE after "profile"' "model set profile alone exits 2" \
@@ -562,6 +569,37 @@ else
 fi
 expect 1 "ubctl: plane 7: no such plane" "stats plane of an unknown plane exits 1" \
 	fake stats plane 7
+expect_out "stats link plane N loaded: what each busy link carried" \
+	"plane 1 npu3 tx: bytes 3000000 busy 108.0us util 10.8%" \
+	fake stats link plane 1 loaded
+run fake stats link plane 1
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^plane 1 ' "$tmp/out")" -eq 144 ] &&
+   grep -qx "plane 1 node 1 up l2 15: bytes 0 busy 0ns util 0.0%" "$tmp/out" &&
+   head -n 1 "$tmp/out" | grep -q "^modeled time reached: 1.00ms"; then
+	ok "stats link plane N: every port both ways, every L1-L2 link"
+else
+	not_ok "stats link plane N: every port both ways, every L1-L2 link" \
+		"exit $rc" "stdout: $(head -c 300 "$tmp/out")"
+fi
+expect 1 "ubctl: plane 7: no such plane" "stats link of an unknown plane exits 1" \
+	fake stats link plane 7
+expect 1 "ubctl: links: the loaded ubfab module does not report them" \
+	"stats link with an older module exits 1" \
+	env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" stats link
+# top: the fake's links carry as much in every dump, a modeled ms apart
+run fake top count 2 lines 2
+if [ "$rc" -eq 0 ] &&
+   [ "$(grep -c '^ubctl top: modeled time ' "$tmp/out")" -eq 2 ] &&
+   grep -q '^ubctl top: modeled time 2.00ms .. 3.00ms' "$tmp/out" &&
+   [ "$(grep -c '^  14.4%        4.00  plane [0-2] npu[0-9]* [tr]x$' \
+	"$tmp/out")" -eq 4 ] &&
+   grep -qx '  18.0%        5.00  plane [0-2] node 0 up l2 2' "$tmp/out"; then
+	ok "top count 2 lines 2: two refreshes, the busiest first"
+else
+	not_ok "top count 2 lines 2: two refreshes, the busiest first" \
+		"exit $rc" "stdout: $(head -c 600 "$tmp/out")"
+fi
 
 # monitor: events as they come, until SIGINT or SIGTERM
 
@@ -619,7 +657,8 @@ if command -v jq >/dev/null; then
 		    "-j port show" "-p port show cpu0" "-j plane show" \
 		    "-j plane show 0" "-j seg show" "-p seg show npu0" \
 		    "-j stats" "-p stats plane 1" "-j stats port cpu0" \
-		    "-j model" "-p model show"; do
+		    "-j model" "-p model show" "-j stats link plane 2" \
+		    "-j top count 1"; do
 		# shellcheck disable=SC2086 # $args is a word list
 		run fake $args
 		if [ "$rc" -eq 0 ] && json_ok . <"$tmp/out"; then

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ubctl top: "ubctl top [plane N] [interval SECS] [count N] [lines N]",
+ * like top or iftop for the fabric model's links. Every interval it reads
+ * every link's counters (link.c) and prints the busiest ports and the
+ * busiest L1-L2 links over the interval: the share of the modeled time
+ * the fabric moved on that each was held (utilization) and the modeled
+ * bandwidth it carried. Runs until SIGINT or SIGTERM (status 0), or for
+ * count refreshes.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ubctl.h"
+
+/**
+ * struct top_row - what one link did over the interval
+ * @l: the link as now
+ * @busy_ps: modeled time it was held over the interval
+ * @bytes: bytes it carried over the interval
+ */
+struct top_row {
+	struct ubfab_link_info l;
+	uint64_t busy_ps;
+	uint64_t bytes;
+};
+
+static volatile sig_atomic_t top_stop;
+
+static void top_signal(int sig)
+{
+	(void)sig;
+	top_stop = 1;
+}
+
+static int top_row_cmp(const void *a, const void *b)
+{
+	const struct top_row *x = a, *y = b;
+
+	if (x->busy_ps != y->busy_ps)
+		return x->busy_ps < y->busy_ps ? 1 : -1;
+	return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : 0;
+}
+
+/* Print the @lines busiest of @rows (sorted) whose @port says they are. */
+static void top_section(struct ubctl *u, const char *title,
+			const struct top_row *rows, size_t n, bool port,
+			uint64_t span_ps, uint32_t lines,
+			const struct ubctl_vec *ents)
+{
+	const struct top_row *r;
+	uint32_t shown = 0;
+	char name[64];
+	size_t i;
+
+	if (u->json)
+		json_array_begin(&u->js, title);
+	else
+		printf("%-8s %10s  %s\n", "util", "GB/s",
+		       port ? "port" : "switch link");
+	for (i = 0; i < n && shown < lines; i++) {
+		r = &rows[i];
+		if ((r->l.kind <= UBFAB_LINK_PORT_RX) != port || !r->busy_ps)
+			continue;
+		shown++;
+		if (u->json) {
+			json_object_begin(&u->js, NULL);
+			ubctl_link_json(u, &r->l, ents);
+			json_uint(&u->js, "bytes", r->bytes);
+			json_uint(&u->js, "busy_ps", r->busy_ps);
+			json_fixed(&u->js, "util", (double)r->busy_ps / span_ps,
+				   4);
+			json_object_end(&u->js);
+		} else {
+			/* bytes per ps are 1000 GB/s */
+			printf("%6.1f%%  %10.2f  %s\n",
+			       100.0 * r->busy_ps / span_ps,
+			       1000.0 * r->bytes / span_ps,
+			       ubctl_link_name(name, sizeof(name), &r->l, ents));
+		}
+	}
+	if (u->json)
+		json_array_end(&u->js);
+	else if (!shown)
+		printf("  (none busy)\n");
+}
+
+/*
+ * One refresh: what changed from @before to @now (the same links in the
+ * same order, the modeled time reached @from_ps and @to_ps).
+ */
+static int top_print(struct ubctl *u, const struct ubctl_vec *before,
+		     const struct ubctl_vec *now, uint64_t from_ps,
+		     uint64_t to_ps, uint32_t lines, bool clear,
+		     const struct ubctl_vec *ents)
+{
+	const struct ubfab_link_info *a = before->items, *b = now->items;
+	uint64_t span_ps = to_ps > from_ps ? to_ps - from_ps : to_ps;
+	char t0[16], t1[16];
+	struct top_row *rows;
+	size_t i;
+
+	if (before->n != now->n)
+		return ubctl_error("top: the links changed: is ubfab.ko reloaded?");
+	rows = calloc(now->n ? now->n : 1, sizeof(*rows));
+	if (!rows)
+		return ubctl_error("out of memory");
+	for (i = 0; i < now->n; i++) {
+		rows[i].l = b[i];
+		rows[i].busy_ps = b[i].busy_ps - a[i].busy_ps;
+		rows[i].bytes = b[i].bytes - a[i].bytes;
+	}
+	qsort(rows, now->n, sizeof(*rows), top_row_cmp);
+	if (u->json) {
+		json_object_begin(&u->js, NULL);
+		json_uint(&u->js, "from_ps", to_ps > from_ps ? from_ps : 0);
+		json_uint(&u->js, "to_ps", to_ps);
+	} else {
+		if (clear)
+			fputs("\033[H\033[2J", stdout);
+		printf("ubctl top: modeled time %s .. %s; utilization is busy time over that span\n\n",
+		       ubctl_fmt_ns(t0, sizeof(t0),
+				    (to_ps > from_ps ? from_ps : 0) / 1000),
+		       ubctl_fmt_ns(t1, sizeof(t1), to_ps / 1000));
+	}
+	if (!span_ps) {
+		if (!u->json)
+			printf("idle: the fabric's modeled time did not move\n");
+	} else {
+		top_section(u, "ports", rows, now->n, true, span_ps, lines,
+			    ents);
+		if (!u->json)
+			putchar('\n');
+		top_section(u, "switch_links", rows, now->n, false, span_ps,
+			    lines, ents);
+	}
+	if (u->json) {
+		json_object_end(&u->js);
+		json_break(&u->js);
+	} else {
+		putchar('\n');
+	}
+	free(rows);
+	fflush(stdout);
+	return UBCTL_EXIT_OK;
+}
+
+int top_run(struct ubctl *u, int argc, char **argv)
+{
+	struct ubctl_vec ents = { .size = sizeof(struct ubfab_entity_info) };
+	struct ubctl_vec a = { .size = sizeof(struct ubfab_link_info) };
+	struct ubctl_vec b = { .size = sizeof(struct ubfab_link_info) };
+	struct sigaction sa = { .sa_handler = top_signal };
+	uint32_t plane = UBFAB_PLANE_ANY, lines = 10, count = 0, done = 0;
+	uint64_t interval_ms = 1000, from_ps = 0, to_ps = 0, secs;
+	bool clear = !u->json && isatty(STDOUT_FILENO);
+	struct ubctl_vec tmp;
+	struct timespec ts;
+	int code = 0;
+
+	while (argc && !code) {
+		if (argc < 2) {
+			code = ubctl_no_more_args(argc, argv);
+		} else if (!strcmp(argv[0], "plane")) {
+			code = ubctl_parse_u32("plane number", argv[1], &plane);
+		} else if (!strcmp(argv[0], "interval")) {
+			code = ubctl_parse_u64("interval", argv[1], 3600, &secs);
+			interval_ms = secs * 1000;
+			if (!code && !secs)
+				code = ubctl_usage_error("interval: at least 1 second");
+		} else if (!strcmp(argv[0], "count")) {
+			code = ubctl_parse_u32("count", argv[1], &count);
+		} else if (!strcmp(argv[0], "lines")) {
+			code = ubctl_parse_u32("lines", argv[1], &lines);
+		} else {
+			code = ubctl_no_more_args(argc, argv);
+		}
+		argc -= 2;
+		argv += 2;
+	}
+	if (!code)
+		code = ubctl_entity_load(u, NULL, &ents);
+	if (!code)
+		code = ubctl_link_load(u, plane, &a, &from_ps);
+	if (!code && (sigaction(SIGINT, &sa, NULL) ||
+		      sigaction(SIGTERM, &sa, NULL)))
+		code = ubctl_error("top: %s", strerror(errno));
+	while (!code && !top_stop && (!count || done < count)) {
+		ts.tv_sec = interval_ms / 1000;
+		ts.tv_nsec = 0;
+		/* a signal cuts the sleep short and ends the loop */
+		if (nanosleep(&ts, NULL) && errno != EINTR) {
+			code = ubctl_error("top: %s", strerror(errno));
+			break;
+		}
+		if (top_stop)
+			break;
+		b.n = 0;
+		code = ubctl_link_load(u, plane, &b, &to_ps);
+		if (!code)
+			code = top_print(u, &a, &b, from_ps, to_ps, lines,
+					 clear, &ents);
+		tmp = a;
+		a = b;
+		b = tmp;
+		from_ps = to_ps;
+		done++;
+	}
+	ubctl_vec_free(&a);
+	ubctl_vec_free(&b);
+	ubctl_vec_free(&ents);
+	return code;
+}
