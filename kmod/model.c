@@ -298,24 +298,31 @@ static u64 ubfab_model_sum(u64 a, u64 b)
  * that is later than itself (a link is not reserved back in time):
  * contention between queues whose clocks are far apart is not seen.
  * Lock-free: the end moves with a compare-and-exchange; the period's
- * start is a hint. @dry: only say when it would get it.
+ * start is a hint. @dry: only say when it would get it. *@gap: how long
+ * the link stood idle before this new period; 0 within one, or with @dry;
+ * U64_MAX when the transfer passed it by.
  */
 static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
-					       u64 dur, bool dry)
+					       u64 dur, bool dry, u64 *gap)
 {
 	u64 end = READ_ONCE(l->end_ps), s;
 
+	*gap = 0;
 	/* (an end past 2^64 ps wraps: the clock has saturated by then) */
 	do {
-		if (t < READ_ONCE(l->since_ps))
+		if (t < READ_ONCE(l->since_ps)) {
+			*gap = U64_MAX;
 			return t;
+		}
 		s = max(t, end);
 		if (dry)
 			return s;
 	} while (!try_cmpxchg64(&l->end_ps, &end, s + dur));
 	/* after the period's end, not just at it: a new period */
-	if (t > end)
+	if (t > end) {
 		WRITE_ONCE(l->since_ps, t);
+		*gap = t - end;
+	}
 	return s;
 }
 
@@ -323,19 +330,24 @@ static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
  * Hold link @l, which is @kind (enum ubfab_link_kind) of @plane at @where
  * (the entity of a port, the node of an L1 or L2 link; @l2 the L2 switch
  * of one), for @dur from @t for @bytes of @ex, which the entity @ini
- * runs: when it gets it (ubfab_model_reserve()). Unless @dry, the link's
- * counters grow and tracepoint ubfab_link fires.
+ * runs: when it gets it (ubfab_model_reserve()). Unless @dry,
+ * tracepoint ubfab_link fires and, unless the transfer passed the link
+ * by, the link's counters grow.
  */
 static __always_inline u64
 ubfab_model_take(struct ubfab_link *l, u64 t, u64 dur, u32 bytes, bool dry,
 		 const struct ubfab_entity *ini, const struct ubfab_exec *ex,
 		 u8 kind, u32 plane, u32 where, u32 l2)
 {
-	u64 s = ubfab_model_reserve(l, t, dur, dry);
+	u64 gap, s = ubfab_model_reserve(l, t, dur, dry, &gap);
 
 	if (!dry) {
-		atomic64_add(dur, &l->busy_ps);
-		atomic64_add(bytes, &l->bytes);
+		if (gap != U64_MAX) {
+			atomic64_add(bytes, &l->bytes);
+			atomic64_add(dur, &l->busy_ps);
+			if (gap)
+				atomic64_add(gap, &l->idle_ps);
+		}
 		trace_ubfab_link(ini, ex, kind, plane, where, l2, s, dur,
 				 bytes);
 	}

@@ -681,6 +681,9 @@ static int ubfab_nl_fill_link(struct sk_buff *skb, const void *obj)
 	    nla_put_u64_64bit(skb, UBFAB_A_LINK_BUSY_PS,
 			      atomic64_read(&nl->l->busy_ps),
 			      UBFAB_A_LINK_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_LINK_IDLE_PS,
+			      atomic64_read(&nl->l->idle_ps),
+			      UBFAB_A_LINK_PAD) ||
 	    nla_put_u64_64bit(skb, UBFAB_A_LINK_END_PS,
 			      READ_ONCE(nl->l->end_ps), UBFAB_A_LINK_PAD))
 		return -EMSGSIZE;

@@ -140,8 +140,13 @@ struct ubfab_stats_val {
  *	the period waits for it
  * @busy_ps: modeled time transfers have held it, added up since the
  *	module was loaded
- * @bytes: the payload bytes they moved over it, likewise
+ * @idle_ps: modeled time it stood idle between the end of one busy
+ *	period and the start of the next (from 0 before the first), likewise:
+ *	@busy_ps + @idle_ps is the modeled time it has seen go by
+ * @bytes: the payload bytes transfers moved over it, likewise
  *
+ * A transfer that passed the link by (ubfab_model_reserve()) is not
+ * counted: the link's time line had gone past it.
  * The counters only grow: the ordered domain's reset of the busy period
  * (ubfab_model_links_reset()) leaves them.
  */
@@ -149,6 +154,7 @@ struct ubfab_link {
 	u64 since_ps;
 	u64 end_ps;
 	atomic64_t busy_ps;
+	atomic64_t idle_ps;
 	atomic64_t bytes;
 };
 

@@ -362,14 +362,17 @@ int ubfab_plane_dump(struct ubfab_nl *nl, ubfab_plane_cb cb, void *arg);
  * @node: the L1's node; UBFAB_FIELD_NONE for a port
  * @l2: the L2 switch in the plane; UBFAB_FIELD_NONE for a port
  * @bytes: payload bytes modeled transfers moved over it, since the module
- *	was loaded
+ *	was loaded (not counting those that passed it by, being earlier than
+ *	its busy period)
  * @busy_ps: modeled picoseconds they held it, likewise
+ * @idle_ps: modeled picoseconds it stood idle between busy periods, from
+ *	0 before the first, likewise
  * @end_ps: when its last reservation ends, in modeled picoseconds
  *
- * The counters only grow. The largest @end_ps of all links is the modeled
- * time the fabric has reached; a link's utilization over an interval is
- * the growth of its @busy_ps over the growth of that
- * (Documentation/model.rst, "Link counters").
+ * The counters only grow. @busy_ps + @idle_ps is the modeled time the
+ * link has seen go by; its utilization over an interval is the growth of
+ * @busy_ps over the growth of that (Documentation/model.rst, "Link
+ * counters").
  */
 struct ubfab_link_info {
 	uint32_t plane;
@@ -379,6 +382,7 @@ struct ubfab_link_info {
 	uint32_t l2;
 	uint64_t bytes;
 	uint64_t busy_ps;
+	uint64_t idle_ps;
 	uint64_t end_ps;
 };
 

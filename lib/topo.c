@@ -175,6 +175,7 @@ static const struct libubfab_field link_fields[] = {
 	LINK_WHERE(L2, l2),
 	LINK(BYTES, bytes),
 	LINK(BUSY_PS, busy_ps),
+	LINK(IDLE_PS, idle_ps),
 	LINK(END_PS, end_ps),
 };
 

@@ -587,8 +587,9 @@ static bool model_mem_adds_up(const struct ubfab_model_mem *m)
 
 /*
  * The memory the model holds: links as the shape gives them (two
- * directions in every port, two per L1 and L2 switch pair of a plane, 16
- * bytes each: struct ubfab_link's two u64); each queue adds the same
+ * directions in every port, two per L1 and L2 switch pair of a plane, 40
+ * bytes each: struct ubfab_link's busy period and counters, five u64);
+ * each queue adds the same
  * bytes and takes them back; each word stamped for the first time adds
  * a stamp, stamping it again none, and freeing its memory takes them all
  * back, with the xarray nodes that held them.
@@ -605,7 +606,7 @@ TEST_F(ctl, model_mem)
 	m0 = model_mem(self->nl);
 	EXPECT_EQ((uint64_t)f.planes * (2 * f.nodes * f.l2_per_plane +
 					2 * (f.npus + f.cpus)), m0.links);
-	EXPECT_EQ(16 * m0.links, m0.links_bytes);
+	EXPECT_EQ(40 * m0.links, m0.links_bytes);
 	EXPECT_EQ(0, m0.queues);
 	EXPECT_EQ(0, m0.queue_bytes);
 	EXPECT_EQ(0, m0.stamps);

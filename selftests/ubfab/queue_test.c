@@ -2992,4 +2992,103 @@ TEST_F_TIMEOUT(contention, uplink, SLOW)
 	}
 }
 
+/* What a link dump found, for contention.link_counters. */
+struct link_sums {
+	uint32_t a, b;		/* the EIDs of the two ends */
+	uint64_t a_tx, b_rx, b_tx, a_rx, up, down, other;
+	uint64_t busy[8][4];	/* per plane: a tx, b rx, up, down */
+	uint64_t end_ps;
+	int spans, bad_spans;	/* links held: busy + idle == end, or not */
+};
+
+static int link_sum(const struct ubfab_link_info *l, void *arg)
+{
+	struct link_sums *s = arg;
+	int k = -1;
+
+	s->end_ps = s->end_ps > l->end_ps ? s->end_ps : l->end_ps;
+	if (l->kind == UBFAB_LINK_PORT_TX && l->eid == s->a) {
+		s->a_tx += l->bytes;
+		k = 0;
+	} else if (l->kind == UBFAB_LINK_PORT_RX && l->eid == s->b) {
+		s->b_rx += l->bytes;
+		k = 1;
+	} else if (l->kind == UBFAB_LINK_PORT_TX && l->eid == s->b) {
+		s->b_tx += l->bytes;
+	} else if (l->kind == UBFAB_LINK_PORT_RX && l->eid == s->a) {
+		s->a_rx += l->bytes;
+	} else if (l->kind == UBFAB_LINK_L1_UP && l->node == 0) {
+		s->up += l->bytes;
+		k = 2;
+	} else if (l->kind == UBFAB_LINK_L2_DOWN && l->node == 1) {
+		s->down += l->bytes;
+		k = 3;
+	} else {
+		s->other += l->bytes;
+	}
+	if (k >= 0 && l->plane < 8)
+		s->busy[l->plane][k] += l->busy_ps;
+	if (l->busy_ps) {
+		s->spans++;
+		s->bad_spans += l->busy_ps + l->idle_ps != l->end_ps;
+	}
+	return 0;
+}
+
+/*
+ * The links count what crosses them: 4 MiB written from node 0 to node 1
+ * and 64 KiB read back are on the ports at both ends and on the L1-L2
+ * links between, each byte once, nowhere else; on each plane every link
+ * of the way was held as long; each link's busy and idle time add up to
+ * the end of its last busy period; none ends after the last completion.
+ */
+TEST_F(contention, link_counters)
+{
+	struct link_sums s = { 0 };
+	struct ubfab_nl *nl;
+	struct ubfab_cqe cqe;
+	struct flow *f;
+	int p, k, planes = 0;
+
+	ASSERT_EQ(0, ubfab_reload(""));
+	add_flow(_metadata, self, "npu0", "npu16");
+	f = &self->f[0];
+	run_flows(_metadata, self, 4, FLOW_LEN);
+	ubfab_prep_read(GET_SQE(f->q), f->loc, ubfab_import_addr(&f->imp, 0),
+			64 << 10);
+	ASSERT_EQ(0, complete(f->q, &cqe, 1));
+	ASSERT_EQ(UBFAB_CQE_OK, cqe.status);
+	ASSERT_EQ(0, ubfab_nl_open(&nl));
+	s.a = ubfab_dev_eid(f->src);
+	s.b = ubfab_dev_eid(f->dst);
+	ASSERT_EQ(0, ubfab_link_dump(nl, UBFAB_PLANE_ANY, link_sum, &s));
+	EXPECT_EQ(-ENODEV, ubfab_link_dump(nl, 7, link_sum, &s));
+	ubfab_nl_close(nl);
+	EXPECT_EQ(4 * FLOW_LEN, s.a_tx);
+	EXPECT_EQ(4 * FLOW_LEN, s.b_rx);
+	EXPECT_EQ(64 << 10, s.b_tx);
+	EXPECT_EQ(64 << 10, s.a_rx);
+	/* the READ's response goes up node 1's L1 and down to node 0's */
+	EXPECT_EQ(4 * FLOW_LEN, s.up);
+	EXPECT_EQ(4 * FLOW_LEN, s.down);
+	EXPECT_EQ(2 * (64 << 10), s.other);
+	for (p = 0; p < 8; p++) {
+		if (!s.busy[p][0])
+			continue;
+		planes++;
+		for (k = 1; k < 4; k++)
+			EXPECT_EQ(s.busy[p][0], s.busy[p][k]);
+	}
+	EXPECT_EQ(7, planes);
+	/*
+	 * 4 links on each of 7 planes for the WRITEs, 4 on one plane for the
+	 * READ (one chunk), none passed by: each saw its time go by
+	 */
+	EXPECT_EQ(4 * 7 + 4, s.spans);
+	EXPECT_EQ(0, s.bad_spans);
+	EXPECT_LT(0, s.end_ps);
+	/* (model_ns is whole ns, rounded down) */
+	EXPECT_GE((cqe.model_ns + 1) * 1000, s.end_ps);
+}
+
 TEST_HARNESS_MAIN

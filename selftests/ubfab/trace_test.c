@@ -6,8 +6,9 @@
  * entry and a reset), a port down and up and a plane down and up over
  * netlink, and an unexport; then reads the trace and checks that every
  * event fired, in order, with the fields the program knows: entity,
- * queue, opcode, status, bytes, user_data, modeled times equal to the
- * completions'. Skips where tracefs has no ubfab events (a kernel
+ * queue, opcode, status, bytes, peer, user_data, modeled times equal to
+ * the completions', the links a WRITE held. A WRITE_NOTIFY and the
+ * WAIT_VALUE it satisfies show the stamp that ties them. Skips where tracefs has no ubfab events (a kernel
  * without ftrace, such as the debug kernel).
  */
 #include <errno.h>
@@ -38,6 +39,8 @@
 #define UD_NOP		0x7e57000000000002ULL
 #define UD_BAD		0x7e57000000000003ULL
 #define UD_FLUSHED	0x7e57000000000004ULL
+#define UD_NOTIFY	0x7e57000000000005ULL
+#define UD_WAIT		0x7e57000000000006ULL
 
 /* The next SQ entry of @q; the test fails if there is none. */
 #define GET_SQE(q) ({							\
@@ -247,10 +250,10 @@ TEST_F(trace, events)
 	uint32_t qid = self->q->id;
 	struct ubfab_cqe wr, nop, bad, fl;
 	const struct trace *t = &self->t;
-	uint64_t wr_host_ns;
+	uint64_t wr_host_ns, planes, tx = 0, rx = 0;
+	int at = 0, i, start, links = 0;
 	struct ubfab_sqe *sqe;
 	const char *l;
-	int at = 0, i;
 
 	/* a WRITE (the fast path's burst) and a NOP (entry by entry) */
 	sqe = GET_SQE(self->q);
@@ -303,6 +306,7 @@ TEST_F(trace, events)
 	EXPECT_TRUE(field_is(l, "op", "WRITE"));
 	EXPECT_EQ(WRITE_LEN, field(l, "length"));
 	EXPECT_EQ(0, field(l, "model_start_ns"));
+	start = at;
 	l = q_event(_metadata, t, &at, "ubfab_complete", "user_data", UD_WRITE,
 		    src, qid);
 	EXPECT_TRUE(field_is(l, "op", "WRITE"));
@@ -310,6 +314,38 @@ TEST_F(trace, events)
 	EXPECT_EQ(WRITE_LEN, field(l, "bytes"));
 	EXPECT_NE(0, field(l, "planes"));
 	EXPECT_NE(~0ULL, field(l, "planes"));
+	EXPECT_EQ(dst, field(l, "peer"));
+	EXPECT_EQ(0, field(l, "after_ns"));
+	planes = field(l, "planes");
+	/*
+	 * in between, the links it held: within the node, the sender's port
+	 * out and the receiver's port in on each plane it took, its bytes
+	 * shared between the planes, each link held a while
+	 */
+	for (i = start; i < at; i++) {
+		if (!is_event(t->line[i], "ubfab_link"))
+			continue;
+		l = t->line[i];
+		EXPECT_EQ(UD_WRITE, field(l, "user_data"));
+		EXPECT_EQ(src, field(l, "eid"));
+		EXPECT_TRUE(field_is(l, "op", "WRITE"));
+		EXPECT_NE(0, field(l, "dur_ps"));
+		EXPECT_NE(~0ULL, field(l, "dur_ps"));
+		EXPECT_NE(~0ULL, field(l, "start_ps"));
+		EXPECT_EQ(1, planes >> field(l, "plane") & 1);
+		if (field_is(l, "link", "port-tx") && field(l, "where") == src)
+			tx += field(l, "bytes");
+		else if (field_is(l, "link", "port-rx") &&
+			 field(l, "where") == dst)
+			rx += field(l, "bytes");
+		else
+			TH_LOG("a link off the way: %s", l);
+		links++;
+	}
+	EXPECT_EQ(WRITE_LEN, tx);
+	EXPECT_EQ(WRITE_LEN, rx);
+	EXPECT_EQ(2 * __builtin_popcountll(planes), links);
+	l = t->line[at];
 	wr_host_ns = field(l, "host_ns");
 	EXPECT_NE(0, wr_host_ns);
 	EXPECT_NE(~0ULL, wr_host_ns);
@@ -328,6 +364,8 @@ TEST_F(trace, events)
 	EXPECT_TRUE(field_is(l, "status", "OK"));
 	EXPECT_EQ(0, field(l, "bytes"));
 	EXPECT_EQ(0, field(l, "planes"));
+	/* no peer: -1 */
+	EXPECT_EQ(~0ULL, field(l, "peer"));
 	EXPECT_LE(wr_host_ns, field(l, "host_ns"));
 	EXPECT_EQ(wr.model_ns, field(l, "model_start_ns"));
 	EXPECT_EQ(nop.model_ns, field(l, "model_end_ns"));
@@ -390,6 +428,59 @@ TEST_F(trace, events)
 	EXPECT_EQ(SEG_LEN, field(l, "length"));
 	EXPECT_TRUE(field_is(l, "reason", "UNEXPORT"));
 	EXPECT_EQ(1, field(l, "imports"));
+}
+
+/*
+ * Causality in the trace: a WRITE_NOTIFY's flag word is stamped with its
+ * modeled arrival (ubfab_stamp, naming the writer's entry), and the
+ * WAIT_VALUE it satisfies completes with that time as its after_ns.
+ */
+TEST_F(trace, causality)
+{
+	uint32_t src = ubfab_dev_eid(self->src), dst = ubfab_dev_eid(self->dst);
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	uint64_t flag = self->seg + SEG_LEN - 8, rem;
+	const struct trace *t = &self->t;
+	struct ubfab_cqe wc, nc;
+	struct ubfab_queue *w;
+	struct ubfab_sqe *sqe;
+	const char *l;
+	int at;
+
+	ASSERT_EQ(0, ubfab_queue_create(self->dst, &attr, &w));
+	sqe = GET_SQE(w);
+	ubfab_prep_wait_value(sqe, flag, UBFAB_WAIT_GE, 1, WAIT_MS);
+	sqe->user_data = UD_WAIT;
+	ASSERT_EQ(1, ubfab_queue_submit(w));
+	rem = ubfab_import_addr(&self->imp, 0);
+	sqe = GET_SQE(self->q);
+	ubfab_prep_write_notify(sqe, self->loc, rem, WRITE_LEN,
+				rem + SEG_LEN - 8, 1);
+	sqe->user_data = UD_NOTIFY;
+	ASSERT_EQ(1, ubfab_queue_submit(self->q));
+	ASSERT_EQ(0, next_cqe(self->q, &nc, WAIT_MS));
+	ASSERT_EQ(0, next_cqe(w, &wc, WAIT_MS));
+	ASSERT_EQ(UBFAB_CQE_OK, nc.status);
+	ASSERT_EQ(UBFAB_CQE_OK, wc.status);
+	ASSERT_EQ(0, write_file(EVENTS "/enable", "0"));
+	ASSERT_EQ(0, trace_read(&self->t));
+
+	at = find(t, 0, "ubfab_stamp", "user_data", UD_NOTIFY);
+	ASSERT_LE(0, at);
+	l = t->line[at];
+	EXPECT_EQ(src, field(l, "eid"));
+	EXPECT_EQ(self->q->id, field(l, "qid"));
+	EXPECT_EQ(dst, field(l, "owner"));
+	EXPECT_EQ(flag, field(l, "addr"));
+	EXPECT_LT(0, field(l, "stamp_ns"));
+	EXPECT_GE(nc.model_ns, field(l, "stamp_ns"));
+	at = find(t, 0, "ubfab_complete", "user_data", UD_WAIT);
+	ASSERT_LE(0, at);
+	EXPECT_TRUE(field_is(t->line[at], "op", "WAIT_VALUE"));
+	EXPECT_EQ(dst, field(t->line[at], "eid"));
+	EXPECT_EQ(field(l, "stamp_ns"), field(t->line[at], "after_ns"));
+	EXPECT_EQ(wc.model_ns, field(t->line[at], "model_end_ns"));
+	ubfab_queue_destroy(w);
 }
 
 TEST_HARNESS_MAIN

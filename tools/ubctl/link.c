@@ -3,9 +3,9 @@
  * ubctl links of the fabric model: loading them with their counters
  * (ubfab_link_dump()), naming them, the modeled time the fabric has
  * reached, and "ubctl stats [show] link [plane N] [loaded]": what each
- * link has carried since the module was loaded, its modeled busy time and
- * its utilization over the fabric's modeled time. "ubctl top" (top.c)
- * shows the same over intervals.
+ * link has carried since the module was loaded, its modeled busy and idle
+ * time and its utilization, the busy share of the modeled time it has
+ * seen go by. "ubctl top" (top.c) shows the same over intervals.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -114,33 +114,34 @@ void ubctl_link_json(struct ubctl *u, const struct ubfab_link_info *l,
 	}
 }
 
-/* Print one link of a stats list (a ubctl_print_fn); @ctx: its ctx. */
-struct link_print_ctx {
-	const struct ubctl_vec *ents;
-	uint64_t horizon_ps;
-};
+double ubctl_link_util(uint64_t busy_ps, uint64_t idle_ps)
+{
+	return busy_ps ? (double)busy_ps / (busy_ps + idle_ps) : 0;
+}
 
+/* Print one link of a stats list (a ubctl_print_fn); @ctx: the entities. */
 static void link_print(struct ubctl *u, const void *item, const void *ctx)
 {
-	const struct link_print_ctx *c = ctx;
 	const struct ubfab_link_info *l = item;
-	char name[64], busy[16];
+	char name[64], busy[16], idle[16];
 
 	if (u->json) {
 		json_object_begin(&u->js, NULL);
-		ubctl_link_json(u, l, c->ents);
+		ubctl_link_json(u, l, ctx);
 		json_uint(&u->js, "bytes", l->bytes);
 		json_uint(&u->js, "busy_ps", l->busy_ps);
+		json_uint(&u->js, "idle_ps", l->idle_ps);
 		json_uint(&u->js, "end_ps", l->end_ps);
+		json_fixed(&u->js, "util", ubctl_link_util(l->busy_ps,
+							   l->idle_ps), 4);
 		json_object_end(&u->js);
 		return;
 	}
-	printf("%s: bytes %" PRIu64 " busy %s", ubctl_link_name(name,
-	       sizeof(name), l, c->ents), l->bytes,
-	       ubctl_fmt_ns(busy, sizeof(busy), l->busy_ps / 1000));
-	if (c->horizon_ps)
-		printf(" util %.1f%%", 100.0 * l->busy_ps / c->horizon_ps);
-	putchar('\n');
+	printf("%s: bytes %" PRIu64 " busy %s idle %s util %.1f%%\n",
+	       ubctl_link_name(name, sizeof(name), l, ctx), l->bytes,
+	       ubctl_fmt_ns(busy, sizeof(busy), l->busy_ps / 1000),
+	       ubctl_fmt_ns(idle, sizeof(idle), l->idle_ps / 1000),
+	       100 * ubctl_link_util(l->busy_ps, l->idle_ps));
 }
 
 int stats_link(struct ubctl *u, int argc, char **argv)
@@ -148,8 +149,8 @@ int stats_link(struct ubctl *u, int argc, char **argv)
 	struct ubctl_vec ents = { .size = sizeof(struct ubfab_entity_info) };
 	struct ubctl_vec links = { .size = sizeof(struct ubfab_link_info) };
 	struct ubctl_vec shown = { .size = sizeof(struct ubfab_link_info) };
-	struct link_print_ctx ctx = { .ents = &ents };
 	uint32_t plane = UBFAB_PLANE_ANY;
+	uint64_t horizon_ps = 0;
 	const struct ubfab_link_info *l;
 	bool loaded = false;
 	char at[16];
@@ -170,7 +171,7 @@ int stats_link(struct ubctl *u, int argc, char **argv)
 		}
 	}
 	if (!code)
-		code = ubctl_link_load(u, plane, &links, &ctx.horizon_ps);
+		code = ubctl_link_load(u, plane, &links, &horizon_ps);
 	if (!code)
 		code = ubctl_entity_load(u, NULL, &ents);
 	for (i = 0; !code && i < links.n; i++) {
@@ -181,13 +182,12 @@ int stats_link(struct ubctl *u, int argc, char **argv)
 	if (!code) {
 		if (u->json) {
 			json_object_begin(&u->js, NULL);
-			json_uint(&u->js, "horizon_ps", ctx.horizon_ps);
+			json_uint(&u->js, "horizon_ps", horizon_ps);
 		} else {
 			printf("modeled time reached: %s (the latest end of a link's busy period)\n",
-			       ubctl_fmt_ns(at, sizeof(at),
-					    ctx.horizon_ps / 1000));
+			       ubctl_fmt_ns(at, sizeof(at), horizon_ps / 1000));
 		}
-		ubctl_print_list(u, "links", &shown, link_print, &ctx);
+		ubctl_print_list(u, "links", &shown, link_print, &ents);
 		if (u->json)
 			json_object_end(&u->js);
 	}

@@ -2,11 +2,11 @@
 /*
  * ubctl top: "ubctl top [plane N] [interval SECS] [count N] [lines N]",
  * like top or iftop for the fabric model's links. Every interval it reads
- * every link's counters (link.c) and prints the busiest ports and the
- * busiest L1-L2 links over the interval: the share of the modeled time
- * the fabric moved on that each was held (utilization) and the modeled
- * bandwidth it carried. Runs until SIGINT or SIGTERM (status 0), or for
- * count refreshes.
+ * every link's counters (link.c) and prints the ports and the L1-L2 links
+ * that were held longest in modeled time over the interval, each with the
+ * busy share of the modeled time it saw go by meanwhile (utilization) and
+ * the modeled bandwidth it carried. Runs until SIGINT or SIGTERM (status
+ * 0), or for count refreshes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,11 +23,13 @@
  * struct top_row - what one link did over the interval
  * @l: the link as now
  * @busy_ps: modeled time it was held over the interval
+ * @idle_ps: modeled time it stood idle over the interval
  * @bytes: bytes it carried over the interval
  */
 struct top_row {
 	struct ubfab_link_info l;
 	uint64_t busy_ps;
+	uint64_t idle_ps;
 	uint64_t bytes;
 };
 
@@ -51,8 +53,7 @@ static int top_row_cmp(const void *a, const void *b)
 /* Print the @lines busiest of @rows (sorted) whose @port says they are. */
 static void top_section(struct ubctl *u, const char *title,
 			const struct top_row *rows, size_t n, bool port,
-			uint64_t span_ps, uint32_t lines,
-			const struct ubctl_vec *ents)
+			uint32_t lines, const struct ubctl_vec *ents)
 {
 	const struct top_row *r;
 	uint32_t shown = 0;
@@ -74,14 +75,15 @@ static void top_section(struct ubctl *u, const char *title,
 			ubctl_link_json(u, &r->l, ents);
 			json_uint(&u->js, "bytes", r->bytes);
 			json_uint(&u->js, "busy_ps", r->busy_ps);
-			json_fixed(&u->js, "util", (double)r->busy_ps / span_ps,
-				   4);
+			json_uint(&u->js, "idle_ps", r->idle_ps);
+			json_fixed(&u->js, "util",
+				   ubctl_link_util(r->busy_ps, r->idle_ps), 4);
 			json_object_end(&u->js);
 		} else {
 			/* bytes per ps are 1000 GB/s */
 			printf("%6.1f%%  %10.2f  %s\n",
-			       100.0 * r->busy_ps / span_ps,
-			       1000.0 * r->bytes / span_ps,
+			       100 * ubctl_link_util(r->busy_ps, r->idle_ps),
+			       1000.0 * r->bytes / (r->busy_ps + r->idle_ps),
 			       ubctl_link_name(name, sizeof(name), &r->l, ents));
 		}
 	}
@@ -92,18 +94,16 @@ static void top_section(struct ubctl *u, const char *title,
 }
 
 /*
- * One refresh: what changed from @before to @now (the same links in the
- * same order, the modeled time reached @from_ps and @to_ps).
+ * One refresh, @secs after the last: what changed from @before to @now
+ * (the same links in the same order).
  */
 static int top_print(struct ubctl *u, const struct ubctl_vec *before,
-		     const struct ubctl_vec *now, uint64_t from_ps,
-		     uint64_t to_ps, uint32_t lines, bool clear,
-		     const struct ubctl_vec *ents)
+		     const struct ubctl_vec *now, uint64_t secs,
+		     uint32_t lines, bool clear, const struct ubctl_vec *ents)
 {
 	const struct ubfab_link_info *a = before->items, *b = now->items;
-	uint64_t span_ps = to_ps > from_ps ? to_ps - from_ps : to_ps;
-	char t0[16], t1[16];
 	struct top_row *rows;
+	bool busy = false;
 	size_t i;
 
 	if (before->n != now->n)
@@ -114,31 +114,28 @@ static int top_print(struct ubctl *u, const struct ubctl_vec *before,
 	for (i = 0; i < now->n; i++) {
 		rows[i].l = b[i];
 		rows[i].busy_ps = b[i].busy_ps - a[i].busy_ps;
+		rows[i].idle_ps = b[i].idle_ps - a[i].idle_ps;
 		rows[i].bytes = b[i].bytes - a[i].bytes;
+		busy |= rows[i].busy_ps;
 	}
 	qsort(rows, now->n, sizeof(*rows), top_row_cmp);
 	if (u->json) {
 		json_object_begin(&u->js, NULL);
-		json_uint(&u->js, "from_ps", to_ps > from_ps ? from_ps : 0);
-		json_uint(&u->js, "to_ps", to_ps);
+		json_uint(&u->js, "interval_s", secs);
 	} else {
 		if (clear)
 			fputs("\033[H\033[2J", stdout);
-		printf("ubctl top: modeled time %s .. %s; utilization is busy time over that span\n\n",
-		       ubctl_fmt_ns(t0, sizeof(t0),
-				    (to_ps > from_ps ? from_ps : 0) / 1000),
-		       ubctl_fmt_ns(t1, sizeof(t1), to_ps / 1000));
+		printf("ubctl top: the last %" PRIu64 " s; util: the busy share of the modeled time each link saw go by\n\n",
+		       secs);
 	}
-	if (!span_ps) {
-		if (!u->json)
-			printf("idle: the fabric's modeled time did not move\n");
+	if (!busy && !u->json) {
+		printf("idle: no link was held\n");
 	} else {
-		top_section(u, "ports", rows, now->n, true, span_ps, lines,
-			    ents);
+		top_section(u, "ports", rows, now->n, true, lines, ents);
 		if (!u->json)
 			putchar('\n');
-		top_section(u, "switch_links", rows, now->n, false, span_ps,
-			    lines, ents);
+		top_section(u, "switch_links", rows, now->n, false, lines,
+			    ents);
 	}
 	if (u->json) {
 		json_object_end(&u->js);
@@ -158,7 +155,7 @@ int top_run(struct ubctl *u, int argc, char **argv)
 	struct ubctl_vec b = { .size = sizeof(struct ubfab_link_info) };
 	struct sigaction sa = { .sa_handler = top_signal };
 	uint32_t plane = UBFAB_PLANE_ANY, lines = 10, count = 0, done = 0;
-	uint64_t interval_ms = 1000, from_ps = 0, to_ps = 0, secs;
+	uint64_t secs = 1, horizon_ps;
 	bool clear = !u->json && isatty(STDOUT_FILENO);
 	struct ubctl_vec tmp;
 	struct timespec ts;
@@ -171,7 +168,6 @@ int top_run(struct ubctl *u, int argc, char **argv)
 			code = ubctl_parse_u32("plane number", argv[1], &plane);
 		} else if (!strcmp(argv[0], "interval")) {
 			code = ubctl_parse_u64("interval", argv[1], 3600, &secs);
-			interval_ms = secs * 1000;
 			if (!code && !secs)
 				code = ubctl_usage_error("interval: at least 1 second");
 		} else if (!strcmp(argv[0], "count")) {
@@ -187,12 +183,12 @@ int top_run(struct ubctl *u, int argc, char **argv)
 	if (!code)
 		code = ubctl_entity_load(u, NULL, &ents);
 	if (!code)
-		code = ubctl_link_load(u, plane, &a, &from_ps);
+		code = ubctl_link_load(u, plane, &a, &horizon_ps);
 	if (!code && (sigaction(SIGINT, &sa, NULL) ||
 		      sigaction(SIGTERM, &sa, NULL)))
 		code = ubctl_error("top: %s", strerror(errno));
 	while (!code && !top_stop && (!count || done < count)) {
-		ts.tv_sec = interval_ms / 1000;
+		ts.tv_sec = secs;
 		ts.tv_nsec = 0;
 		/* a signal cuts the sleep short and ends the loop */
 		if (nanosleep(&ts, NULL) && errno != EINTR) {
@@ -202,14 +198,12 @@ int top_run(struct ubctl *u, int argc, char **argv)
 		if (top_stop)
 			break;
 		b.n = 0;
-		code = ubctl_link_load(u, plane, &b, &to_ps);
+		code = ubctl_link_load(u, plane, &b, &horizon_ps);
 		if (!code)
-			code = top_print(u, &a, &b, from_ps, to_ps, lines,
-					 clear, &ents);
+			code = top_print(u, &a, &b, secs, lines, clear, &ents);
 		tmp = a;
 		a = b;
 		b = tmp;
-		from_ps = to_ps;
 		done++;
 	}
 	ubctl_vec_free(&a);

@@ -234,6 +234,8 @@ const char *ubctl_link_name(char *buf, size_t len,
  */
 int ubctl_link_load(struct ubctl *u, uint32_t plane, struct ubctl_vec *v,
 		    uint64_t *horizon_ps);
+/* The busy share of @busy_ps + @idle_ps, 0..1 (0 if never busy). */
+double ubctl_link_util(uint64_t busy_ps, uint64_t idle_ps);
 /* A link's JSON members (inside its open object): plane, kind, where. */
 void ubctl_link_json(struct ubctl *u, const struct ubfab_link_info *l,
 		     const struct ubctl_vec *ents);

@@ -203,10 +203,10 @@ enum {
 /*
  * Attribute set "link": one direction of a link of a plane, as the fabric
  * model's contention sees it, and what it has carried in modeled time.
- * The counters only grow, from the module's load; utilization over an
- * interval is the growth of UBFAB_A_LINK_BUSY_PS over the growth of the
- * largest UBFAB_A_LINK_END_PS of all links (the modeled time the fabric
- * has reached).
+ * The counters only grow, from the module's load; a link's utilization
+ * over an interval is the growth of UBFAB_A_LINK_BUSY_PS over the growth
+ * of UBFAB_A_LINK_BUSY_PS + UBFAB_A_LINK_IDLE_PS, the modeled time it has
+ * seen go by.
  */
 enum {
 	UBFAB_A_LINK_PLANE = 1,		/* u32 */
@@ -216,6 +216,7 @@ enum {
 	UBFAB_A_LINK_L2,		/* u32: the L2 switch (L1-L2 links only) */
 	UBFAB_A_LINK_BYTES,		/* u64: payload bytes moved over it */
 	UBFAB_A_LINK_BUSY_PS,		/* u64: modeled ps transfers held it */
+	UBFAB_A_LINK_IDLE_PS,		/* u64: modeled ps idle between those */
 	UBFAB_A_LINK_END_PS,		/* u64: its last reservation's end */
 	UBFAB_A_LINK_PAD,
 

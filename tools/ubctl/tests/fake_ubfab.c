@@ -297,8 +297,9 @@ int ubfab_plane_dump(struct ubfab_nl *nl, ubfab_plane_cb cb, void *arg)
  * The links of the model. Each dump is a modeled millisecond later than
  * the session's last (end_ps = 10^9 ps per dump): a port of NPU eid
  * e carried (e % 5) * 1 MB per dump, on the planes below 3 only, held
- * 36 ps a byte; an L1-L2 link of node 0 up to l2 2 carried 5 MB per dump;
- * every other link nothing.
+ * 36 ps a byte, idle the rest of the time; an L1-L2 link of node 0 up to
+ * l2 2 carried 5 MB per dump, likewise; every other link nothing, never
+ * held.
  */
 int ubfab_link_dump(struct ubfab_nl *nl, uint32_t plane, ubfab_link_cb cb,
 		    void *arg)
@@ -338,6 +339,7 @@ int ubfab_link_dump(struct ubfab_nl *nl, uint32_t plane, ubfab_link_cb cb,
 			}
 			l.bytes = per * nl->dumps;
 			l.busy_ps = l.bytes * 36;
+			l.idle_ps = per ? l.end_ps - l.busy_ps : 0;
 			ret = cb(&l, arg);
 			if (ret)
 				return ret;

@@ -570,11 +570,11 @@ fi
 expect 1 "ubctl: plane 7: no such plane" "stats plane of an unknown plane exits 1" \
 	fake stats plane 7
 expect_out "stats link plane N loaded: what each busy link carried" \
-	"plane 1 npu3 tx: bytes 3000000 busy 108.0us util 10.8%" \
+	"plane 1 npu3 tx: bytes 3000000 busy 108.0us idle 892.0us util 10.8%" \
 	fake stats link plane 1 loaded
 run fake stats link plane 1
 if [ "$rc" -eq 0 ] && [ "$(grep -c '^plane 1 ' "$tmp/out")" -eq 144 ] &&
-   grep -qx "plane 1 node 1 up l2 15: bytes 0 busy 0ns util 0.0%" "$tmp/out" &&
+   grep -qx "plane 1 node 1 up l2 15: bytes 0 busy 0ns idle 0ns util 0.0%" "$tmp/out" &&
    head -n 1 "$tmp/out" | grep -q "^modeled time reached: 1.00ms"; then
 	ok "stats link plane N: every port both ways, every L1-L2 link"
 else
@@ -590,8 +590,7 @@ expect 1 "ubctl: links: the loaded ubfab module does not report them" \
 # top: the fake's links carry as much in every dump, a modeled ms apart
 run fake top count 2 lines 2
 if [ "$rc" -eq 0 ] &&
-   [ "$(grep -c '^ubctl top: modeled time ' "$tmp/out")" -eq 2 ] &&
-   grep -q '^ubctl top: modeled time 2.00ms .. 3.00ms' "$tmp/out" &&
+   [ "$(grep -c '^ubctl top: the last 1 s; ' "$tmp/out")" -eq 2 ] &&
    [ "$(grep -c '^  14.4%        4.00  plane [0-2] npu[0-9]* [tr]x$' \
 	"$tmp/out")" -eq 4 ] &&
    grep -qx '  18.0%        5.00  plane [0-2] node 0 up l2 2' "$tmp/out"; then
