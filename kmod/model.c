@@ -298,31 +298,27 @@ static u64 ubfab_model_sum(u64 a, u64 b)
  * that is later than itself (a link is not reserved back in time):
  * contention between queues whose clocks are far apart is not seen.
  * Lock-free: the end moves with a compare-and-exchange; the period's
- * start is a hint. @dry: only say when it would get it. *@gap: how long
- * the link stood idle before this new period; 0 within one, or with @dry;
- * U64_MAX when the transfer passed it by.
+ * start is a hint. @dry: only say when it would get it. *@held: it was
+ * reserved (not with @dry, nor when the transfer passed it by).
  */
 static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
-					       u64 dur, bool dry, u64 *gap)
+					       u64 dur, bool dry, bool *held)
 {
 	u64 end = READ_ONCE(l->end_ps), s;
 
-	*gap = 0;
+	*held = false;
 	/* (an end past 2^64 ps wraps: the clock has saturated by then) */
 	do {
-		if (t < READ_ONCE(l->since_ps)) {
-			*gap = U64_MAX;
+		if (t < READ_ONCE(l->since_ps))
 			return t;
-		}
 		s = max(t, end);
 		if (dry)
 			return s;
 	} while (!try_cmpxchg64(&l->end_ps, &end, s + dur));
+	*held = true;
 	/* after the period's end, not just at it: a new period */
-	if (t > end) {
+	if (t > end)
 		WRITE_ONCE(l->since_ps, t);
-		*gap = t - end;
-	}
 	return s;
 }
 
@@ -332,33 +328,50 @@ static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
  * of one), for @dur from @t for @bytes of @ex, which the entity @ini
  * runs: when it gets it (ubfab_model_reserve()). Unless @dry,
  * tracepoint ubfab_link fires and, unless the transfer passed the link
- * by, the link's counters grow.
+ * by, the link's counters grow (its idle time comes of its end).
  */
 static __always_inline u64
 ubfab_model_take(struct ubfab_link *l, u64 t, u64 dur, u32 bytes, bool dry,
 		 const struct ubfab_entity *ini, const struct ubfab_exec *ex,
 		 u8 kind, u32 plane, u32 where, u32 l2)
 {
-	u64 gap, s = ubfab_model_reserve(l, t, dur, dry, &gap);
+	bool held;
+	u64 s = ubfab_model_reserve(l, t, dur, dry, &held);
 
-	if (!dry) {
-		if (gap != U64_MAX) {
-			atomic64_add(bytes, &l->bytes);
-			atomic64_add(dur, &l->busy_ps);
-			if (gap)
-				atomic64_add(gap, &l->idle_ps);
-		}
+	if (held) {
+		atomic64_add(bytes, &l->bytes);
+		atomic64_add(dur, &l->busy_ps);
+	}
+	if (!dry)
 		trace_ubfab_link(ini, ex, kind, plane, where, l2, s, dur,
 				 bytes);
-	}
 	return s;
 }
 
-/* Make @l idle; its counters stay. */
+/* Make @l idle; its counters stay, its end going to its base. */
 static void ubfab_model_link_idle(struct ubfab_link *l)
 {
-	WRITE_ONCE(l->end_ps, 0);
+	WRITE_ONCE(l->base_ps, l->base_ps + xchg(&l->end_ps, 0));
 	WRITE_ONCE(l->since_ps, 0);
+}
+
+/**
+ * ubfab_model_link_idle_ps() - how long a link has stood idle between
+ *	busy periods, from 0 before the first
+ * @l: the link
+ * @busy_ps: its busy time, read before
+ *
+ * Context: any; exact when nothing reserves it meanwhile, never less than
+ * 0. Return: modeled picoseconds.
+ */
+u64 ubfab_model_link_idle_ps(const struct ubfab_link *l, u64 busy_ps)
+{
+	u64 seen;
+
+	/* pairs with the full barrier of the reservation's cmpxchg */
+	smp_rmb();
+	seen = READ_ONCE(l->base_ps) + READ_ONCE(l->end_ps);
+	return seen > busy_ps ? seen - busy_ps : 0;
 }
 
 /**

@@ -276,7 +276,9 @@ struct ubfab_order_member {
 };
 
 struct ubfab_fabric;
+struct ubfab_link;
 void ubfab_model_links_reset(struct ubfab_fabric *fabric);
+u64 ubfab_model_link_idle_ps(const struct ubfab_link *l, u64 busy_ps);
 
 /**
  * struct ubfab_model_mem - the kernel memory the fabric model holds

@@ -670,6 +670,7 @@ static int ubfab_nl_fill_link(struct sk_buff *skb, const void *obj)
 {
 	const struct ubfab_nl_link *nl = obj;
 	bool port = nl->kind <= UBFAB_LINK_PORT_RX;
+	u64 busy = atomic64_read(&nl->l->busy_ps);
 
 	if (nla_put_u32(skb, UBFAB_A_LINK_PLANE, nl->plane) ||
 	    nla_put_u32(skb, UBFAB_A_LINK_KIND, nl->kind) ||
@@ -678,11 +679,10 @@ static int ubfab_nl_fill_link(struct sk_buff *skb, const void *obj)
 		       nla_put_u32(skb, UBFAB_A_LINK_L2, nl->l2))) ||
 	    nla_put_u64_64bit(skb, UBFAB_A_LINK_BYTES,
 			      atomic64_read(&nl->l->bytes), UBFAB_A_LINK_PAD) ||
-	    nla_put_u64_64bit(skb, UBFAB_A_LINK_BUSY_PS,
-			      atomic64_read(&nl->l->busy_ps),
+	    nla_put_u64_64bit(skb, UBFAB_A_LINK_BUSY_PS, busy,
 			      UBFAB_A_LINK_PAD) ||
 	    nla_put_u64_64bit(skb, UBFAB_A_LINK_IDLE_PS,
-			      atomic64_read(&nl->l->idle_ps),
+			      ubfab_model_link_idle_ps(nl->l, busy),
 			      UBFAB_A_LINK_PAD) ||
 	    nla_put_u64_64bit(skb, UBFAB_A_LINK_END_PS,
 			      READ_ONCE(nl->l->end_ps), UBFAB_A_LINK_PAD))

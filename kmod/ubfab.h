@@ -140,22 +140,25 @@ struct ubfab_stats_val {
  *	the period waits for it
  * @busy_ps: modeled time transfers have held it, added up since the
  *	module was loaded
- * @idle_ps: modeled time it stood idle between the end of one busy
- *	period and the start of the next (from 0 before the first), likewise:
- *	@busy_ps + @idle_ps is the modeled time it has seen go by
- * @bytes: the payload bytes transfers moved over it, likewise
+ * @bytes: the payload bytes they moved over it, likewise
+ * @base_ps: the ends the ordered domain's resets took away
+ *	(ubfab_model_links_reset()), under the domain's lock
  *
- * A transfer that passed the link by (ubfab_model_reserve()) is not
- * counted: the link's time line had gone past it.
- * The counters only grow: the ordered domain's reset of the busy period
- * (ubfab_model_links_reset()) leaves them.
+ * Every reservation moves @end_ps on by the time it holds the link and
+ * the gap before it, if any: @base_ps + @end_ps is the modeled time the
+ * link has seen go by, of which it stood idle for that less @busy_ps
+ * (ubfab_model_link_idle_ps()). A transfer that passed the link by
+ * (ubfab_model_reserve()) is not counted: the link's time line had gone
+ * past it. The counters only grow. Ordering: @end_ps moves (a full
+ * barrier) before @busy_ps grows; a reader that reads @busy_ps, then
+ * @end_ps, never sees a reservation's busy time without its end.
  */
 struct ubfab_link {
 	u64 since_ps;
 	u64 end_ps;
 	atomic64_t busy_ps;
-	atomic64_t idle_ps;
 	atomic64_t bytes;
+	u64 base_ps;
 };
 
 /**
