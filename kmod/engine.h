@@ -53,7 +53,8 @@ struct ubfab_ring_hdr {
  *	shared with user space, and the engine state that runs them
  * @file: the entity file that created the queue; @file->filp is referenced
  * @file_node: in @file->queues
- * @id: number in the entity (@file->entity->queue_ids)
+ * @id: number in the entity (@file->entity->queues)
+ * @pid: the thread group that made it
  * @flags: UBFAB_QUEUE_*
  * @idle_ns: UBFAB_QUEUE_POLL: how long the engine polls an idle SQ
  * @sq_mask: SQ entries - 1
@@ -99,6 +100,7 @@ struct ubfab_queue {
 	struct ubfab_file *file;
 	struct list_head file_node;
 	u32 id;
+	pid_t pid;
 	u32 flags;
 	u64 idle_ns;
 	u32 sq_mask;

@@ -135,7 +135,7 @@ static void ubfab_entity_release_dev(struct device *dev)
 	struct ubfab_entity *entity = to_ubfab_entity(dev);
 
 	ubfab_mem_fini(entity);
-	ida_destroy(&entity->queue_ids);
+	xa_destroy(&entity->queues);
 	kfree(entity);
 }
 
@@ -164,7 +164,7 @@ struct ubfab_entity *ubfab_entity_create(struct ubfab_fabric *fabric, u32 eid)
 	entity->mem_size = entity->loc.kind == UBFAB_ENTITY_NPU ?
 			   topo->npu_mem : topo->cpu_mem;
 	ubfab_mem_init(entity);
-	ida_init(&entity->queue_ids);
+	xa_init_flags(&entity->queues, XA_FLAGS_ALLOC);
 	entity->nr_ports = topo->planes;
 	for (i = 0; i < entity->nr_ports; i++) {
 		entity->ports[i].entity = entity;

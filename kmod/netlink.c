@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ubfab control plane: the "ubfab" generic netlink family, which reports
- * the fabric, its entities, ports, planes, segments and the model's links
- * to any netlink client, lets an administrator reset entities, set port and plane
+ * the fabric, its entities, ports, planes, segments, queues and the
+ * model's links to any netlink client, lets an administrator reset entities, set port and plane
  * states (fault injection) and the fabric model's parameters, and
  * announces those changes to the "events" multicast group.
  *
@@ -650,6 +650,90 @@ static int ubfab_nl_plane_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/*
+ * The entities a dump walks, [*@first, *@end): from cb->args[0] on, all of
+ * them or the one its request's attribute @type names.
+ * Return: 0, or -ENODEV when that names none.
+ */
+static int ubfab_nl_dump_entities(struct netlink_callback *cb, int type,
+				  u32 *first, u32 *end)
+{
+	struct nlattr *filter = ubfab_dump_attrs(cb)[type];
+	struct ubfab_entity *entity;
+
+	*first = cb->args[0];
+	*end = ubfab_nl_fabric->nr_entities;
+	if (!filter)
+		return 0;
+	entity = ubfab_entity_find(ubfab_nl_fabric, nla_get_u32(filter));
+	if (!entity) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, filter, "no such entity");
+		return -ENODEV;
+	}
+	*first = max_t(u32, *first, entity->eid);
+	*end = entity->eid + 1;
+	return 0;
+}
+
+/* Context: the queue's entity's queues array locked, so that it stays. */
+static int ubfab_nl_fill_queue(struct sk_buff *skb, const void *obj)
+{
+	const struct ubfab_queue *q = obj;
+	/* the engine's, under its run_lock: any value they had will do */
+	u64 now = data_race(q->model.now_ps);
+	/* (likewise) */
+	u64 entries = data_race(q->model.entries);
+
+	if (nla_put_u32(skb, UBFAB_A_QUEUE_EID, q->file->entity->eid) ||
+	    nla_put_u32(skb, UBFAB_A_QUEUE_ID, q->id) ||
+	    nla_put_u32(skb, UBFAB_A_QUEUE_PID, q->pid) ||
+	    nla_put_u32(skb, UBFAB_A_QUEUE_FLAGS, q->flags) ||
+	    nla_put_u32(skb, UBFAB_A_QUEUE_SQ_ENTRIES, q->sq_mask + 1) ||
+	    nla_put_u32(skb, UBFAB_A_QUEUE_CQ_ENTRIES, q->cq_mask + 1) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_QUEUE_CLOCK_NS, ubfab_model_ns(now),
+			      UBFAB_A_QUEUE_PAD) ||
+	    nla_put_u64_64bit(skb, UBFAB_A_QUEUE_ENTRIES, entries,
+			      UBFAB_A_QUEUE_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * cb->args[0] is the entity, cb->args[1] the next queue number in it;
+ * with an EID filter the walk is confined to that entity. Each queue is
+ * read under its entity's queues lock, which its release takes to leave.
+ */
+static int ubfab_nl_queue_get_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	struct ubfab_entity *entity;
+	struct ubfab_queue *q;
+	unsigned long id;
+	u32 eid, end;
+	int ret;
+
+	ret = ubfab_nl_dump_entities(cb, UBFAB_A_QUEUE_EID, &eid, &end);
+	if (ret)
+		return ret;
+	for (; eid < end; eid++) {
+		entity = ubfab_nl_fabric->entities[eid];
+		xa_lock(&entity->queues);
+		xa_for_each_start(&entity->queues, id, q, cb->args[1]) {
+			if (ubfab_nl_dump_one(skb, cb, UBFAB_CMD_QUEUE_GET,
+					      ubfab_nl_fill_queue, q)) {
+				xa_unlock(&entity->queues);
+				cb->args[0] = eid;
+				cb->args[1] = id;
+				return skb->len;
+			}
+		}
+		xa_unlock(&entity->queues);
+		cb->args[1] = 0;
+	}
+	cb->args[0] = eid;
+	return skb->len;
+}
+
 /**
  * struct ubfab_nl_link - a link as a link-get dump reports it
  * @l: its busy period and counters
@@ -763,25 +847,15 @@ out:
 static int ubfab_nl_seg_get_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
-	struct nlattr *filter = ubfab_dump_attrs(cb)[UBFAB_A_SEG_EID];
-	u32 eid = cb->args[0], end = ubfab_nl_fabric->nr_entities;
 	struct ubfab_entity *entity;
 	struct ubfab_segment *seg;
 	unsigned long id;
-	int ret = 0;
+	u32 eid, end;
+	int ret;
 
-	if (filter) {
-		entity = ubfab_entity_find(ubfab_nl_fabric,
-					   nla_get_u32(filter));
-		if (!entity) {
-			NL_SET_ERR_MSG_ATTR(cb->extack, filter,
-					    "no such entity");
-			return -ENODEV;
-		}
-		eid = max(eid, entity->eid);
-		end = min(end, entity->eid + 1);
-	}
-
+	ret = ubfab_nl_dump_entities(cb, UBFAB_A_SEG_EID, &eid, &end);
+	if (ret)
+		return ret;
 	for (; eid < end && !ret; eid++) {
 		entity = ubfab_nl_fabric->entities[eid];
 		id = eid == cb->args[0] ? cb->args[1] : 0;

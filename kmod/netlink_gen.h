@@ -38,6 +38,8 @@ static int ubfab_nl_port_set_doit(struct sk_buff *skb, struct genl_info *info);
 static int ubfab_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info);
 static int ubfab_nl_model_get_doit(struct sk_buff *skb, struct genl_info *info);
 static int ubfab_nl_model_set_doit(struct sk_buff *skb, struct genl_info *info);
+static int ubfab_nl_queue_get_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb);
 static int ubfab_nl_link_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb);
 
@@ -108,6 +110,11 @@ static const struct nla_policy ubfab_model_set_nl_policy[UBFAB_A_MODEL_PARAM + 1
 				  .len = UBFAB_A_PARAM_MAX },
 };
 
+/* UBFAB_CMD_QUEUE_GET */
+static const struct nla_policy ubfab_queue_get_nl_policy[UBFAB_A_QUEUE_EID + 1] = {
+	[UBFAB_A_QUEUE_EID] = { .type = NLA_U32 },
+};
+
 /* UBFAB_CMD_LINK_GET */
 static const struct nla_policy ubfab_link_get_nl_policy[UBFAB_A_LINK_PLANE + 1] = {
 	[UBFAB_A_LINK_PLANE] = { .type = NLA_U32 },
@@ -176,6 +183,12 @@ static const struct genl_ops ubfab_nl_ops[] = {
 		.policy = ubfab_model_set_nl_policy,
 		.maxattr = UBFAB_A_MODEL_PARAM,
 		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = UBFAB_CMD_QUEUE_GET,
+		.dumpit = ubfab_nl_queue_get_dumpit,
+		.policy = ubfab_queue_get_nl_policy,
+		.maxattr = UBFAB_A_QUEUE_EID,
 	},
 	{
 		.cmd = UBFAB_CMD_LINK_GET,

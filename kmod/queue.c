@@ -146,6 +146,8 @@ static int ubfab_queue_release(struct inode *inode, struct file *filp)
 	spin_lock(&file->queues_lock);
 	list_del(&q->file_node);
 	spin_unlock(&file->queues_lock);
+	/* netlink reads the queue under the array's lock: not any more */
+	xa_erase(&file->entity->queues, q->id);
 	cancel_delayed_work_sync(&q->work);
 	if (q->flags & UBFAB_QUEUE_ORDERED)
 		ubfab_order_leave(q);
@@ -154,7 +156,6 @@ static int ubfab_queue_release(struct inode *inode, struct file *filp)
 	if (q->eventfd)
 		eventfd_ctx_put(q->eventfd);
 	ubfab_queue_ring_free(q);
-	ida_free(&file->entity->queue_ids, q->id);
 	atomic_dec(&file->entity->fabric->model_queues);
 	kfree(q);
 	fput(file->filp);
@@ -302,10 +303,12 @@ int ubfab_queue_create(struct ubfab_file *file,
 	if (q->flags & UBFAB_QUEUE_POLL)
 		ubfab_engine_set_flags(q, UBFAB_SQ_NEED_WAKEUP, 0);
 
-	ret = ida_alloc(&file->entity->queue_ids, GFP_KERNEL);
+	/* a reserved slot: netlink's dump skips it until the queue is whole */
+	ret = xa_alloc(&file->entity->queues, &q->id, NULL, xa_limit_31b,
+		       GFP_KERNEL);
 	if (ret < 0)
 		goto err_free_ring;
-	q->id = ret;
+	q->pid = task_tgid_nr(current);
 	/* what the program controls: the entity it opened, the queue's number */
 	ubfab_model_clock_init(&q->model, file->entity->eid << 16 ^ q->id);
 
@@ -329,12 +332,14 @@ int ubfab_queue_create(struct ubfab_file *file,
 	spin_lock(&file->queues_lock);
 	list_add_tail(&q->file_node, &file->queues);
 	spin_unlock(&file->queues_lock);
+	/* into its reserved slot: no memory needed */
+	xa_store(&file->entity->queues, q->id, q, GFP_KERNEL);
 	return 0;
 
 err_put_fd:
 	put_unused_fd(arg->fd);
 err_free_id:
-	ida_free(&file->entity->queue_ids, q->id);
+	xa_erase(&file->entity->queues, q->id);
 err_free_ring:
 	ubfab_queue_ring_free(q);
 err_put_eventfd:

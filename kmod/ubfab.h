@@ -236,7 +236,9 @@ struct ubfab_port {
  *	word, indexed by word (offset / 8): model_sync.c
  * @segments: exported segments, indexed by token id
  * @import_ids: numbers of the import windows of files of this entity
- * @queue_ids: numbers of the queues of files of this entity
+ * @queues: the queues of files of this entity, by number (struct
+ *	ubfab_queue; a reserved slot until the queue is whole), which
+ *	netlink's queue dump reads under the array's lock
  * @auth_failures: refused imports of this entity's segments
  * @ports_up: bit p set while port p is up: @ports' states as one word
  *	for the data path, changed with them
@@ -257,7 +259,7 @@ struct ubfab_entity {
 	struct xarray stamps;
 	struct xarray segments;
 	struct ida import_ids;
-	struct ida queue_ids;
+	struct xarray queues;
 	atomic64_t auth_failures;
 	unsigned long ports_up;
 	u32 nr_ports;

@@ -19,8 +19,8 @@
  * model's parameters (read, set, and their events), the kernel memory the
  * model holds and the ports' fault knobs in the model (struct
  * ubfab_port_info's, ubfab_port_set_faults()) in version 1.4 (UBFAB_1.4);
- * what the model's links have carried (ubfab_link_dump()) in version 1.5
- * (UBFAB_1.5).
+ * what the model's links have carried (ubfab_link_dump()) and every
+ * process's queues (ubfab_queue_dump()) in version 1.5 (UBFAB_1.5).
  *
  * Conventions
  *   Every function returning int returns 0 on success or a negative errno
@@ -349,6 +349,55 @@ typedef int (*ubfab_plane_cb)(const struct ubfab_plane_info *p, void *arg);
  * negative errno.
  */
 int ubfab_plane_dump(struct ubfab_nl *nl, ubfab_plane_cb cb, void *arg);
+
+/**
+ * struct ubfab_queue_info - one NPU queue of an entity, as the fabric model
+ *	sees it (since version 1.5)
+ * @eid: the entity whose file made it
+ * @id: its number in the entity
+ * @pid: the process that made it
+ * @flags: its UBFAB_QUEUE_* creation flags
+ * @sq_entries: entries of its submission ring
+ * @cq_entries: entries of its completion ring
+ * @clock_ns: its modeled clock, in nanoseconds
+ * @entries: entries charged to its clock so far (none while the model is
+ *	off)
+ */
+struct ubfab_queue_info {
+	uint32_t eid;
+	uint32_t id;
+	uint32_t pid;
+	uint32_t flags;
+	uint32_t sq_entries;
+	uint32_t cq_entries;
+	uint64_t clock_ns;
+	uint64_t entries;
+};
+
+/**
+ * typedef ubfab_queue_info_cb - called by ubfab_queue_dump() per queue
+ * @q: the queue, valid only during the call
+ * @arg: the caller's argument
+ *
+ * Return: 0 to go on; any other value stops the dump and is returned by it.
+ */
+typedef int (*ubfab_queue_info_cb)(const struct ubfab_queue_info *q,
+				   void *arg);
+
+/**
+ * ubfab_queue_dump() - walk the queues of all entities or of one, any
+ *	process's (since version 1.5)
+ * @nl: session
+ * @eid: only the queues of this entity, or UBFAB_EID_ANY for all
+ * @cb: called for each queue, by entity and number
+ * @arg: passed to @cb
+ *
+ * Return: 0 after the last queue; -ENODEV if @eid names no entity;
+ * -EOPNOTSUPP from a ubfab.ko that does not report queues; the nonzero
+ * value @cb returned; or a negative errno.
+ */
+int ubfab_queue_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_queue_info_cb cb,
+		     void *arg);
 
 /**
  * struct ubfab_link_info - one direction of a link of a plane, as the

@@ -35,6 +35,7 @@ _Static_assert(UBFAB_A_FABRIC_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_PLANE_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_SEG_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_LINK_MAX <= LIBUBFAB_MAXATTR &&
+	       UBFAB_A_QUEUE_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_MODEL_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_MEM_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_PARAM_MAX <= LIBUBFAB_MAXATTR,
@@ -182,6 +183,24 @@ static const struct libubfab_field link_fields[] = {
 static const struct libubfab_attrset link_set =
 	ATTRSET(UBFAB_A_LINK_MAX, link_policy, link_fields);
 
+/* Attribute set "queue" */
+
+#define QUEUE(a, m) \
+	FIELD(UBFAB_A_QUEUE_##a, struct ubfab_queue_info, m)
+static const struct libubfab_field queue_fields[] = {
+	QUEUE(EID, eid),
+	QUEUE(ID, id),
+	QUEUE(PID, pid),
+	QUEUE(FLAGS, flags),
+	QUEUE(SQ_ENTRIES, sq_entries),
+	QUEUE(CQ_ENTRIES, cq_entries),
+	QUEUE(CLOCK_NS, clock_ns),
+	QUEUE(ENTRIES, entries),
+};
+
+static const struct libubfab_attrset queue_set =
+	ATTRSET(UBFAB_A_QUEUE_MAX, queue_policy, queue_fields);
+
 /* Attribute set "param", nested in "model" */
 
 #define PARAM(a, m) \
@@ -238,6 +257,7 @@ union dump_cb {
 	ubfab_plane_cb plane;
 	ubfab_seg_cb seg;
 	ubfab_link_cb link;
+	ubfab_queue_info_cb queue;
 };
 
 /* Room for one decoded object of any dumpable kind. */
@@ -247,6 +267,7 @@ union dump_obj {
 	struct ubfab_plane_info plane;
 	struct ubfab_seg_info seg;
 	struct ubfab_link_info link;
+	struct ubfab_queue_info queue;
 };
 
 /**
@@ -350,6 +371,18 @@ static const struct object seg_object = {
 	.set = &seg_set,
 	.size = sizeof(struct ubfab_seg_info),
 	.deliver = seg_deliver,
+};
+
+static int queue_deliver(const void *out, const union dump_cb *cb, void *arg)
+{
+	return cb->queue(out, arg);
+}
+
+static const struct object queue_object = {
+	.cmd = UBFAB_CMD_QUEUE_GET,
+	.set = &queue_set,
+	.size = sizeof(struct ubfab_queue_info),
+	.deliver = queue_deliver,
 };
 
 static int link_deliver(const void *out, const union dump_cb *cb, void *arg)
@@ -718,6 +751,20 @@ int ubfab_seg_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_seg_cb cb,
 		.attrs = { { .type = UBFAB_A_SEG_EID, .num = eid } },
 	};
 	const union dump_cb u = { .seg = cb };
+
+	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
+}
+
+int ubfab_queue_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_queue_info_cb cb,
+		     void *arg)
+{
+	const struct request req = {
+		.o = &queue_object,
+		.dump = true,
+		.nattrs = eid != UBFAB_EID_ANY,
+		.attrs = { { .type = UBFAB_A_QUEUE_EID, .num = eid } },
+	};
+	const union dump_cb u = { .queue = cb };
 
 	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
 }

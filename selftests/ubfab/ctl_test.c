@@ -665,6 +665,85 @@ TEST_F(ctl, model_mem)
  * request refused in part changes nothing and announces nothing; a
  * profile puts its values back before the request's own.
  */
+/* What a queue dump found, for ctl.queue_dump. */
+struct queue_seen {
+	struct ubfab_queue_info q[4];
+	int n;
+};
+
+static int queue_seen(const struct ubfab_queue_info *q, void *arg)
+{
+	struct queue_seen *s = arg;
+
+	if (s->n == 4)
+		return -E2BIG;
+	s->q[s->n++] = *q;
+	return 0;
+}
+
+/*
+ * The queue dump: this process's two queues of npu1, with their number,
+ * process, flags, rings, modeled clock and entries run; one of cpu0's
+ * filtered out; none once destroyed; ENODEV for an entity that is not.
+ */
+TEST_F(ctl, queue_dump)
+{
+	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	struct ubfab_queue *q1, *q2, *q3;
+	struct ubfab_dev *npu1, *cpu0;
+	struct queue_seen s = { 0 };
+	struct ubfab_cqe cqe;
+	int i;
+
+	ASSERT_EQ(0, ubfab_dev_open("npu1", &npu1));
+	ASSERT_EQ(0, ubfab_dev_open("cpu0", &cpu0));
+	ASSERT_EQ(0, ubfab_queue_create(npu1, NULL, &q1));
+	attr.flags = UBFAB_QUEUE_TIMING | UBFAB_QUEUE_ORDERED;
+	attr.sq_entries = 64;
+	ASSERT_EQ(0, ubfab_queue_create(npu1, &attr, &q2));
+	ASSERT_EQ(0, ubfab_queue_create(cpu0, NULL, &q3));
+	for (i = 0; i < 3; i++)
+		ubfab_prep_nop(ubfab_queue_get_sqe(q1));
+	ASSERT_EQ(3, ubfab_queue_submit(q1));
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, next_cqe(q1, &cqe, 20000));
+
+	ASSERT_EQ(0, ubfab_queue_dump(self->nl, ubfab_dev_eid(npu1),
+				      queue_seen, &s));
+	ASSERT_EQ(2, s.n);
+	EXPECT_EQ(ubfab_dev_eid(npu1), s.q[0].eid);
+	EXPECT_EQ(q1->id, s.q[0].id);
+	EXPECT_EQ((uint32_t)getpid(), s.q[0].pid);
+	EXPECT_EQ(0, s.q[0].flags);
+	EXPECT_EQ(3, s.q[0].entries);
+	EXPECT_EQ(cqe.model_ns, s.q[0].clock_ns);
+	EXPECT_LT(0, s.q[0].clock_ns);
+	EXPECT_EQ(q2->id, s.q[1].id);
+	EXPECT_EQ(UBFAB_QUEUE_TIMING | UBFAB_QUEUE_ORDERED, s.q[1].flags);
+	EXPECT_EQ(64, s.q[1].sq_entries);
+	EXPECT_LE(64, s.q[1].cq_entries);
+	EXPECT_EQ(0, s.q[1].entries);
+	EXPECT_EQ(0, s.q[1].clock_ns);
+
+	s.n = 0;
+	ASSERT_EQ(0, ubfab_queue_dump(self->nl, UBFAB_EID_ANY, queue_seen, &s));
+	EXPECT_EQ(3, s.n);
+	EXPECT_EQ(ubfab_dev_eid(cpu0), s.q[2].eid);
+	ubfab_queue_destroy(q2);
+	ubfab_queue_destroy(q3);
+	s.n = 0;
+	ASSERT_EQ(0, ubfab_queue_dump(self->nl, UBFAB_EID_ANY, queue_seen, &s));
+	ASSERT_EQ(1, s.n);
+	EXPECT_EQ(q1->id, s.q[0].id);
+	EXPECT_EQ(-ENODEV, ubfab_queue_dump(self->nl, 100000, queue_seen, &s));
+	ubfab_queue_destroy(q1);
+	s.n = 0;
+	ASSERT_EQ(0, ubfab_queue_dump(self->nl, UBFAB_EID_ANY, queue_seen, &s));
+	EXPECT_EQ(0, s.n);
+	ubfab_dev_close(cpu0);
+	ubfab_dev_close(npu1);
+}
+
 TEST_F(ctl, model_set_and_events)
 {
 	struct ubfab_model_value v[2] = {

@@ -46,6 +46,10 @@ static const struct command seg_commands[] = {
 	{ "show", seg_show }, { "list", seg_show }, { },
 };
 
+static const struct command queue_commands[] = {
+	{ "show", queue_show }, { "list", queue_show }, { },
+};
+
 static const struct command stats_commands[] = {
 	{ "show", stats_show }, { "list", stats_show },
 	{ "plane", stats_plane }, { "port", stats_port },
@@ -149,6 +153,15 @@ static const struct object objects[] = {
 		.commands = seg_commands,
 	},
 	{
+		.name = "queue",
+		.syntax = "ubctl queue show [ENTITY]\n",
+		.help = "One line per NPU queue, any process's, or those of ENTITY's\n"
+			"files: its number in the entity, the process that made it,\n"
+			"its ring sizes and flags (poll, selective, timing, ordered),\n"
+			"its modeled clock and the entries charged to it so far.\n",
+		.commands = queue_commands,
+	},
+	{
 		.name = "stats",
 		.syntax = "ubctl stats [show]\n"
 			  "ubctl stats [show] plane [N]\n"
@@ -198,16 +211,17 @@ static const struct object objects[] = {
 	{
 		.name = "top",
 		.syntax = "ubctl top [plane N] [interval SECS] [count N] [lines N]\n",
-		.help = "Like top: every SECS seconds (1 by default) the N busiest ports\n"
-			"and L1-L2 links (10 by default) of the fabric model over the\n"
-			"interval, of plane N only: utilization, the modeled time each\n"
-			"was held over the modeled time the fabric moved on meanwhile,\n"
-			"and the modeled bandwidth it carried (GB/s, 10^9 bytes a\n"
-			"second of modeled time). With -j, one JSON object per refresh\n"
-			"and line (from_ps and to_ps, the span in modeled picoseconds;\n"
-			"ports and switch_links, each link with bytes, busy_ps and\n"
-			"util, 0..1). Runs until interrupted (exit 0), or for count\n"
-			"refreshes.\n",
+		.help = "Like top: every SECS seconds (1 by default) the N ports and the N\n"
+			"L1-L2 links (10 by default) of the fabric model, of plane N\n"
+			"only, held longest in modeled time over the interval, with\n"
+			"their utilization (the busy share of the modeled time each saw\n"
+			"go by) and the modeled bandwidth each carried (GB/s, 10^9\n"
+			"bytes a second of modeled time); then the N queues that ran\n"
+			"the most entries, with how far their modeled clocks moved.\n"
+			"With -j, one JSON object per refresh and line: interval_s;\n"
+			"ports and switch_links, each with bytes, busy_ps, idle_ps and\n"
+			"util (0..1); queues, each with entries, model_ns and clock_ns.\n"
+			"Runs until interrupted (exit 0), or for count refreshes.\n",
 		.commands = top_commands,
 	},
 };
@@ -290,7 +304,9 @@ static const char help_tail[] =
 "  ubctl -j monitor               the changes, one JSON object per line\n"
 "  ubctl stats link plane 0 loaded\n"
 "                                 what plane 0's busy links carried\n"
-"  ubctl top interval 2 lines 5   the 5 busiest ports and switch links\n";
+"  ubctl top interval 2 lines 5   the 5 busiest ports, switch links and\n"
+"                                 queues every 2 s\n"
+"  ubctl queue show npu3          the queues of npu3's files\n";
 
 /* Print @text (lines ending in newlines) with each line indented. */
 static void print_indented(const char *text, int indent)

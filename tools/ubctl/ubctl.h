@@ -61,6 +61,7 @@ int model_set(struct ubctl *u, int argc, char **argv);
 int stats_link(struct ubctl *u, int argc, char **argv);
 int monitor_run(struct ubctl *u, int argc, char **argv);
 int top_run(struct ubctl *u, int argc, char **argv);
+int queue_show(struct ubctl *u, int argc, char **argv);
 
 /*
  * Errors (ubctl.c): print "ubctl: MESSAGE" to stderr, with a hint to
@@ -239,6 +240,18 @@ double ubctl_link_util(uint64_t busy_ps, uint64_t idle_ps);
 /* A link's JSON members (inside its open object): plane, kind, where. */
 void ubctl_link_json(struct ubctl *u, const struct ubfab_link_info *l,
 		     const struct ubctl_vec *ents);
+
+/* Queues (queue.c) */
+
+/* "npu3 queue 0", or "eid 3 queue 0" for an entity not in @ents. */
+const char *ubctl_queue_name(char *buf, size_t len,
+			     const struct ubfab_queue_info *q,
+			     const struct ubctl_vec *ents);
+/* A queue's JSON members (inside its open object): entity, eid, id, pid. */
+void ubctl_queue_json(struct ubctl *u, const struct ubfab_queue_info *q,
+		      const struct ubctl_vec *ents);
+/* Load the queues of @eid (or UBFAB_EID_ANY) into @v. Exit code. */
+int ubctl_queue_load(struct ubctl *u, uint32_t eid, struct ubctl_vec *v);
 
 /* The topology as Graphviz (dot.c) */
 

@@ -225,6 +225,25 @@ enum {
 };
 
 /*
+ * Attribute set "queue": one NPU queue of an entity, as the fabric model
+ * sees it.
+ */
+enum {
+	UBFAB_A_QUEUE_EID = 1,		/* u32: the entity whose file made it */
+	UBFAB_A_QUEUE_ID,		/* u32: its number in the entity */
+	UBFAB_A_QUEUE_PID,		/* u32: the process that made it */
+	UBFAB_A_QUEUE_FLAGS,		/* u32: its UBFAB_QUEUE_* flags */
+	UBFAB_A_QUEUE_SQ_ENTRIES,	/* u32 */
+	UBFAB_A_QUEUE_CQ_ENTRIES,	/* u32 */
+	UBFAB_A_QUEUE_CLOCK_NS,		/* u64: its modeled clock */
+	UBFAB_A_QUEUE_ENTRIES,		/* u64: entries charged to the clock */
+	UBFAB_A_QUEUE_PAD,
+
+	__UBFAB_A_QUEUE_MAX,
+	UBFAB_A_QUEUE_MAX = (__UBFAB_A_QUEUE_MAX - 1)
+};
+
+/*
  * Attribute set "model": the fabric model's parameters and its memory
  * (Documentation/model.rst).
  */
@@ -345,6 +364,8 @@ enum {
  *			UBFAB_CMD_MODEL_NTF.
  * UBFAB_CMD_MODEL_NTF	notification: the model's parameters changed; the
  *			model set.
+ * UBFAB_CMD_QUEUE_GET	dump: every queue of every entity, or of entity
+ *			UBFAB_A_QUEUE_EID, by entity and number.
  * UBFAB_CMD_LINK_GET	dump: every link of every plane, or of plane
  *			UBFAB_A_LINK_PLANE; per plane, the entities' ports in
  *			EID order (PORT_TX, then PORT_RX), then each node's
@@ -365,6 +386,7 @@ enum {
 	UBFAB_CMD_MODEL_GET,
 	UBFAB_CMD_MODEL_SET,
 	UBFAB_CMD_MODEL_NTF,
+	UBFAB_CMD_QUEUE_GET,
 	UBFAB_CMD_LINK_GET,
 
 	__UBFAB_CMD_MAX,

@@ -27,7 +27,8 @@
  * plane 4 with added latency and link errors, the model with hop-ps at
  * 250000 (profile custom); then no event comes again. The links of the
  * model carry made-up traffic that grows by the same amount at every dump
- * (ubfab_link_dump()); the older module reports no links.
+ * (ubfab_link_dump()), and so do its three queues' (ubfab_queue_dump());
+ * the older module reports neither.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -81,6 +82,7 @@ struct ubfab_nl {
 	int events[2];		/* the pipe of a subscribed session, or -1 */
 	unsigned int next;	/* the next event of the script */
 	unsigned int dumps;	/* link dumps so far */
+	unsigned int qdumps;	/* queue dumps so far */
 };
 
 static bool old_module(const struct ubfab_nl *nl)
@@ -344,6 +346,46 @@ int ubfab_link_dump(struct ubfab_nl *nl, uint32_t plane, ubfab_link_cb cb,
 			if (ret)
 				return ret;
 		}
+	}
+	return 0;
+}
+
+/*
+ * The queues: npu1's 0 (pid 812, poll) runs 1000 entries and a modeled ms
+ * per dump, npu1's 1 (pid 812, timing and ordered) none, cpu1's 0 (pid
+ * 900) 50 entries and 2 modeled us per dump.
+ */
+int ubfab_queue_dump(struct ubfab_nl *nl, uint32_t eid,
+		     ubfab_queue_info_cb cb, void *arg)
+{
+	const struct ubfab_queue_info queues[] = {
+		{ .eid = 1, .id = 0, .pid = 812, .flags = UBFAB_QUEUE_POLL,
+		  .sq_entries = 128, .cq_entries = 256, .entries = 1000,
+		  .clock_ns = 1000000 },
+		{ .eid = 1, .id = 1, .pid = 812,
+		  .flags = UBFAB_QUEUE_TIMING | UBFAB_QUEUE_ORDERED,
+		  .sq_entries = 64, .cq_entries = 64 },
+		{ .eid = 33, .id = 0, .pid = 900, .sq_entries = 32,
+		  .cq_entries = 32, .entries = 50, .clock_ns = 2000 },
+	};
+	struct ubfab_queue_info q;
+	size_t i;
+	int ret;
+
+	if (old_module(nl))
+		return -EOPNOTSUPP;
+	if (eid != UBFAB_EID_ANY && eid >= entities(nl))
+		return -ENODEV;
+	nl->qdumps++;
+	for (i = 0; i < ARRAY_SIZE(queues); i++) {
+		if (eid != UBFAB_EID_ANY && queues[i].eid != eid)
+			continue;
+		q = queues[i];
+		q.entries *= nl->qdumps;
+		q.clock_ns *= nl->qdumps;
+		ret = cb(&q, arg);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

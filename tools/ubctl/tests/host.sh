@@ -587,10 +587,32 @@ expect 1 "ubctl: links: the loaded ubfab module does not report them" \
 	"stats link with an older module exits 1" \
 	env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
 	"$ubctl" stats link
-# top: the fake's links carry as much in every dump, a modeled ms apart
+expect_out "queue show: every queue, its flags, clock and entries" \
+	"npu1 queue 1: pid 812 sq 64 cq 64 flags timing,ordered clock 0ns entries 0" \
+	fake queue show
+run fake queue show cpu1
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
+   grep -qx "cpu1 queue 0: pid 900 sq 32 cq 32 flags - clock 2.0us entries 50" \
+	"$tmp/out"; then
+	ok "queue show ENTITY: that entity's queues only"
+else
+	not_ok "queue show ENTITY: that entity's queues only" "exit $rc" \
+		"stdout: $(head -c 300 "$tmp/out")"
+fi
+expect 1 "ubctl: npu99: no such entity" "queue show of an unknown entity exits 1" \
+	fake queue show npu99
+expect 1 "ubctl: queue dump: the loaded ubfab module does not report queues" \
+	"queue show with an older module exits 1" \
+	env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" queue show
+# top: the fake's links and queues do as much between any two dumps
 run fake top count 2 lines 2
 if [ "$rc" -eq 0 ] &&
    [ "$(grep -c '^ubctl top: the last 1 s; ' "$tmp/out")" -eq 2 ] &&
+   [ "$(grep -c '^      1000      1.00ms  npu1 queue 0 (pid 812)$' \
+	"$tmp/out")" -eq 2 ] &&
+   [ "$(grep -c '^        50       2.0us  cpu1 queue 0 (pid 900)$' \
+	"$tmp/out")" -eq 2 ] && ! grep -q "npu1 queue 1" "$tmp/out" &&
    [ "$(grep -c '^  14.4%        4.00  plane [0-2] npu[0-9]* [tr]x$' \
 	"$tmp/out")" -eq 4 ] &&
    grep -qx '  18.0%        5.00  plane [0-2] node 0 up l2 2' "$tmp/out"; then
@@ -657,7 +679,7 @@ if command -v jq >/dev/null; then
 		    "-j plane show 0" "-j seg show" "-p seg show npu0" \
 		    "-j stats" "-p stats plane 1" "-j stats port cpu0" \
 		    "-j model" "-p model show" "-j stats link plane 2" \
-		    "-j top count 1"; do
+		    "-j top count 1" "-j queue show" "-p queue show npu1"; do
 		# shellcheck disable=SC2086 # $args is a word list
 		run fake $args
 		if [ "$rc" -eq 0 ] && json_ok . <"$tmp/out"; then
@@ -828,7 +850,7 @@ fi
 # 13 functions at UBFAB_1.0, of which the 3 entity calls have a 1.1
 # default version too and the 2 port calls (get, dump) a 1.4 one, 16 new
 # ones at UBFAB_1.1, 12 at UBFAB_1.2, of which ubfab_nl_event_read has a
-# 1.4 default version, 1 at UBFAB_1.3, 7 new ones at UBFAB_1.4 and 1 at
+# 1.4 default version, 1 at UBFAB_1.3, 7 new ones at UBFAB_1.4 and 2 at
 # UBFAB_1.5
 syms=$(nm -D --defined-only "$libo/libubfab.so.1.5.0" 2>/dev/null |
        awk '{ print $3 }')
@@ -844,7 +866,7 @@ if [ -z "$others" ] && [ "$(count '@*@UBFAB_1\.0')" -eq 13 ] &&
    [ "$(count '@*@UBFAB_1\.2')" -eq 12 ] && [ "$event" -eq 1 ] &&
    [ "$(count '@@UBFAB_1\.3')" -eq 1 ] &&
    [ "$(count '@@UBFAB_1\.4')" -eq 10 ] &&
-   [ "$(count '@@UBFAB_1\.5')" -eq 1 ]; then
+   [ "$(count '@@UBFAB_1\.5')" -eq 2 ]; then
 	ok "exports the API at UBFAB_1.0 to UBFAB_1.5, nothing else"
 else
 	not_ok "exports the API at UBFAB_1.0 to UBFAB_1.5, nothing else" \
