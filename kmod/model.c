@@ -17,7 +17,8 @@
  * that the fast path's per-entry model work is a few compares and an
  * add. A wait ends no earlier than the modeled arrival of the write, or
  * the modeled time of the EVENT_RECORD, that satisfied it (model_sync.c).
- * Transfers over the planes contend for the links they cross
+ * Transfers over the planes contend for the links they cross and for
+ * their initiator's DMA engines and vector-core paths
  * (ubfab_model_contend()): first come, first served in the host's order.
  * Documentation/model.rst has the equations.
  *
@@ -101,6 +102,13 @@ static u64 ubfab_model_ser_ps(u64 bytes, u64 rate_mbps, u64 eff, u32 bw)
 	       DIV_ROUND_UP_ULL(ps * UBFAB_MODEL_PER_MILLE, bw);
 }
 
+/* A transfer's class: enum ubfab_model_class. */
+static unsigned int ubfab_model_class(const struct ubfab_exec *ex)
+{
+	return ex->sqe.flags & UBFAB_SQE_MEMSEM ? UBFAB_MODEL_MEMSEM :
+						  UBFAB_MODEL_DMA;
+}
+
 /* A transfer's issue overhead and the start-up of its class. */
 static u64 ubfab_model_off_ps(const struct ubfab_model_params *p,
 			      const struct ubfab_exec *ex)
@@ -110,18 +118,32 @@ static u64 ubfab_model_off_ps(const struct ubfab_model_params *p,
 }
 
 /*
+ * A transfer's bytes through one initiator resource of its class (a DMA
+ * engine or a vector-core path), at its bandwidth.
+ */
+static u64 ubfab_model_eng_ps(const struct ubfab_model_params *p,
+			      const struct ubfab_exec *ex)
+{
+	return DIV64_U64_ROUND_UP(ex->bytes * UBFAB_MODEL_PS_MBPS,
+				  p->engine_mbps[ubfab_model_class(ex)]);
+}
+
+/*
  * Whether @ex is a transfer over the switch planes (within a node or to
  * another, not the die-to-die link or a loopback), and then in @x what
  * contention needs of it: each plane's share of its bytes serialized at
  * the payload efficiency of its kind, slowed by the ports' fault knobs @f
- * (or none), their added latency on its way.
+ * (or none), their added latency on its way; and its bytes through the
+ * initiator resource of its class that queue number @qid uses, which it
+ * holds for that long or its class's issue cost there, whichever is more.
  */
 static bool ubfab_model_plane_xfer(const struct ubfab_model_params *p,
 				   const struct ubfab_loc *self,
 				   const struct ubfab_exec *ex,
 				   const struct ubfab_model_faults *f,
-				   struct ubfab_model_xfer *x)
+				   u32 qid, struct ubfab_model_xfer *x)
 {
+	unsigned int class = ubfab_model_class(ex);
 	const struct ubfab_loc *peer = ex->peer;
 	bool read = ex->sqe.opcode == UBFAB_OP_READ;
 	enum ubfab_model_path path;
@@ -144,6 +166,10 @@ static bool ubfab_model_plane_xfer(const struct ubfab_model_params *p,
 							   UBFAB_ENTITY_CPU],
 				       f ? f->bw_permille :
 					   UBFAB_MODEL_PER_MILLE);
+	x->eng_ps = ubfab_model_eng_ps(p, ex);
+	x->hold_ps = max(x->eng_ps, p->gap_ps[class]);
+	x->engine = class * UBFAB_MODEL_MAX_ENGINES +
+		    qid % (u32)p->engines[class];
 	return true;
 }
 
@@ -154,7 +180,9 @@ static bool ubfab_model_plane_xfer(const struct ubfab_model_params *p,
  * the peer; the target's part; and its bytes' serialization through the
  * peer's memory (loopback), over the die-to-die link, or over the planes
  * it used (ubfab_model_plane_xfer()), where a link error costs
- * @p->retry_ps and one chunk sent again.
+ * @p->retry_ps and one chunk sent again; or through the initiator's
+ * resource of its class (one DMA engine, one vector-core path), when
+ * that is slower.
  */
 static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
 			       const struct ubfab_loc *self,
@@ -165,21 +193,22 @@ static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
 	bool read = ex->sqe.opcode == UBFAB_OP_READ;
 	bool cpu = peer->kind == UBFAB_ENTITY_CPU;
 	u64 target = p->target_ps[read][cpu], retry = 0;
+	u64 eng = ubfab_model_eng_ps(p, ex);
 	struct ubfab_model_xfer x;
 
 	switch (ubfab_model_path(self, peer)) {
 	case UBFAB_MODEL_SAME_DIE:
 		return 2 * p->loopback_ps + target +
-		       ubfab_model_mem_ps(p, peer, ex->bytes);
+		       max(ubfab_model_mem_ps(p, peer, ex->bytes), eng);
 	case UBFAB_MODEL_OTHER_DIE:
 		return 2 * p->die_ps + target +
-		       ubfab_model_ser_ps(ex->bytes, p->die_mbps,
-					  p->efficiency[read][cpu],
-					  UBFAB_MODEL_PER_MILLE);
+		       max(ubfab_model_ser_ps(ex->bytes, p->die_mbps,
+					      p->efficiency[read][cpu],
+					      UBFAB_MODEL_PER_MILLE), eng);
 	default:
 		break;
 	}
-	ubfab_model_plane_xfer(p, self, ex, f, &x);
+	ubfab_model_plane_xfer(p, self, ex, f, 0, &x);
 	if (f && f->retry)
 		retry = p->retry_ps +
 			ubfab_model_ser_ps(min_t(u64, ex->bytes,
@@ -187,7 +216,7 @@ static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
 					   p->link_mbps,
 					   p->efficiency[read][cpu],
 					   f->bw_permille);
-	return 2 * x.lat_ps + target + retry + x.dur_ps;
+	return 2 * x.lat_ps + target + retry + max(x.dur_ps, x.eng_ps);
 }
 
 /* @ns in picoseconds, saturated. */
@@ -375,12 +404,14 @@ u64 ubfab_model_link_idle_ps(const struct ubfab_link *l, u64 busy_ps)
 }
 
 /**
- * ubfab_model_links_reset() - make every link of @fabric idle
+ * ubfab_model_links_reset() - make every link of @fabric idle, and every
+ *	entity's DMA engines and vector-core paths
  * @fabric: the fabric
  *
  * For the ordered domain, when its first queue joins: a run starts on
- * idle links. A transfer of another queue that reserves a link meanwhile
- * may see it idle or not. What the links have carried stays counted.
+ * idle links and engines. A transfer of another queue that reserves one
+ * meanwhile may see it idle or not. What the links have carried stays
+ * counted.
  */
 void ubfab_model_links_reset(struct ubfab_fabric *fabric)
 {
@@ -390,6 +421,8 @@ void ubfab_model_links_reset(struct ubfab_fabric *fabric)
 	u32 eid, i;
 
 	for (eid = 0; eid < fabric->nr_entities; eid++) {
+		for (i = 0; i < UBFAB_MODEL_ENGINES; i++)
+			ubfab_model_link_idle(&fabric->entities[eid]->engines[i]);
 		for (i = 0; i < fabric->entities[eid]->nr_ports; i++) {
 			port = &fabric->entities[eid]->ports[i];
 			ubfab_model_link_idle(&port->tx);
@@ -458,10 +491,13 @@ static u64 ubfab_model_walk(const struct ubfab_entity *ini,
 }
 
 /*
- * How much later than on idle links the last byte of @ex arrives, its
- * data leaving at @before plus its offset @x->off_ps: each link it
- * crosses reserved for it, or with @dry only looked at. Its data goes
- * from the initiator at @self to the peer (from the peer for READ).
+ * How much later than on idle links and an idle engine the last byte of
+ * @ex arrives, its data due to leave at @before plus its offset
+ * @x->off_ps: the initiator's resource of its class it uses (a DMA engine
+ * or a vector-core path) and each link it crosses reserved for it, or
+ * with @dry only looked at. Its data leaves when it gets that resource,
+ * and goes from the initiator at @self to the peer (from the peer for
+ * READ), at the pace of the links or of the resource, the slower.
  */
 static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 					     const struct ubfab_exec *ex,
@@ -474,18 +510,23 @@ static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 					      struct ubfab_entity, loc);
 	struct ubfab_entity *b = container_of((struct ubfab_loc *)ex->peer,
 					      struct ubfab_entity, loc);
-	u64 t0 = ubfab_model_sum(before, x->off_ps), arrive, idle;
+	u64 t0 = ubfab_model_sum(before, x->off_ps), arrive, idle, s;
 	const struct ubfab_entity *ini = a;
 	u32 mask = ex->plane_mask;
 	unsigned int plane;
+	bool held;
 
+	/* the engine's use is not counted: @held unused */
+	s = ubfab_model_reserve(&a->engines[x->engine], t0, x->hold_ps, dry,
+				&held);
 	if (ex->sqe.opcode == UBFAB_OP_READ)
 		swap(a, b);
-	idle = ubfab_model_sum(t0, ubfab_model_sum(x->lat_ps, x->dur_ps));
+	idle = ubfab_model_sum(t0, ubfab_model_sum(x->lat_ps,
+						   max(x->dur_ps, x->eng_ps)));
 	/* a small message within a node, the common case: two links */
 	if (!(mask & (mask - 1)) && a->loc.node == b->loc.node) {
 		plane = __ffs(mask);
-		arrive = ubfab_model_take(&a->ports[plane].tx, t0, x->dur_ps,
+		arrive = ubfab_model_take(&a->ports[plane].tx, s, x->dur_ps,
 					  ex->bytes, dry, ini, ex,
 					  UBFAB_LINK_PORT_TX, plane, a->eid, 0);
 		arrive = ubfab_model_take(&b->ports[plane].rx,
@@ -494,22 +535,25 @@ static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 					  UBFAB_LINK_PORT_RX, plane, b->eid, 0);
 		arrive += x->dur_ps;
 	} else {
-		arrive = ubfab_model_walk(ini, ex, a, b, t0, x, dry);
+		arrive = ubfab_model_walk(ini, ex, a, b, s, x, dry);
 	}
+	arrive = max(arrive, ubfab_model_sum(s, ubfab_model_sum(x->lat_ps,
+								x->eng_ps)));
 	return arrive > idle ? arrive - idle : 0;
 }
 
 /**
  * ubfab_model_contend() - what a transfer over the planes waits for the
- *	links other transfers hold
+ *	links and the initiator's resources other transfers hold
  * @c: its queue's clock, already moved on by its cost alone
  * @self: where the queue's entity sits: an entity's place
  * @ex: the transfer; @ex->peer an entity's place
  * @before: the clock before the transfer
  * @x: how it crosses the planes (ubfab_model_plane_xfer())
  *
- * Each link it crosses is reserved for it, and the clock moves on by how
- * much later than on idle links its last byte arrives.
+ * The DMA engine or vector-core path it uses and each link it crosses are
+ * reserved for it, and the clock moves on by how much later than on idle
+ * ones its last byte arrives.
  * Context: the queue's run_lock held.
  */
 void ubfab_model_contend(struct ubfab_model_clock *c,
@@ -548,7 +592,7 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 	rcu_read_lock();
 	p = ubfab_model_params();
 	cost = ubfab_model_cost_ps(p, self, ex, fp);
-	planes = ubfab_model_plane_xfer(p, self, ex, fp, &x);
+	planes = ubfab_model_plane_xfer(p, self, ex, fp, c->qid, &x);
 	rcu_read_unlock();
 	/*
 	 * One chunk over one plane; and no fault knobs, which differ from
@@ -592,7 +636,8 @@ static u64 ubfab_model_price(const struct ubfab_model_clock *c,
 	p = ubfab_model_params();
 	end = ubfab_model_cost_ps(p, self, ex, fp);
 	*back = ex->peer ? ubfab_model_lat_ps(p, self, ex->peer) : 0;
-	contend = contend && ubfab_model_plane_xfer(p, self, ex, fp, &x);
+	contend = contend && ubfab_model_plane_xfer(p, self, ex, fp, c->qid,
+						    &x);
 	rcu_read_unlock();
 	if (fp)
 		*back += fp->delay_ps;

@@ -29,6 +29,23 @@ struct ubfab_queue;
 #define UBFAB_MODEL_PER_MILLION	1000000U
 
 /**
+ * enum ubfab_model_class - a transfer's class: which of the initiator's
+ *	resources moves its bytes
+ * @UBFAB_MODEL_DMA: the die's DMA engines (descriptors), the default
+ * @UBFAB_MODEL_MEMSEM: its vector cores' loads and stores
+ *	(UBFAB_SQE_MEMSEM)
+ * @UBFAB_MODEL_CLASSES: how many there are
+ */
+enum ubfab_model_class {
+	UBFAB_MODEL_DMA,
+	UBFAB_MODEL_MEMSEM,
+	UBFAB_MODEL_CLASSES,
+};
+
+static_assert(UBFAB_MODEL_ENGINES ==
+	      UBFAB_MODEL_CLASSES * UBFAB_MODEL_MAX_ENGINES);
+
+/**
  * enum ubfab_model_path - how far a transfer's bytes go
  * @UBFAB_MODEL_SAME_DIE: to the initiator itself (loopback)
  * @UBFAB_MODEL_OTHER_DIE: to the other die of the same NPU chip, over the
@@ -63,6 +80,12 @@ enum ubfab_model_path {
  *	[read][target is a CPU]
  * @retry_ps: what a link error costs a transfer besides resending a
  *	chunk: detecting it and asking again
+ * @engines: the initiator's resources of each class (enum
+ *	ubfab_model_class): DMA engines, vector-core paths; 1 to
+ *	UBFAB_MODEL_MAX_ENGINES
+ * @engine_mbps: the bandwidth of one of them, by class, in MB/s of payload
+ * @gap_ps: how long one transfer holds its resource at the least, by
+ *	class: its issue cost there
  *
  * All u64, without padding: model_param.c reads and sets them by offset
  * and compares whole tables.
@@ -83,6 +106,9 @@ struct ubfab_model_params {
 	u64 target_ps[2][2];
 	u64 efficiency[2][2];
 	u64 retry_ps;
+	u64 engines[UBFAB_MODEL_CLASSES];
+	u64 engine_mbps[UBFAB_MODEL_CLASSES];
+	u64 gap_ps[UBFAB_MODEL_CLASSES];
 };
 
 /* The values of profile cm384, the defaults. */
@@ -158,11 +184,20 @@ struct ubfab_model_faults {
  * @lat_ps: the way between the two, one way (the ports' added latency
  *	too)
  * @dur_ps: how long each plane's share of its bytes holds each link
+ * @eng_ps: how long its bytes take through its initiator resource (a DMA
+ *	engine or a vector-core path) at that one's bandwidth
+ * @hold_ps: how long it holds that resource: @eng_ps, at least its class's
+ *	issue cost there
+ * @engine: which of the initiator's resources it holds, an index into
+ *	struct ubfab_entity's @engines
  */
 struct ubfab_model_xfer {
 	u64 off_ps;
 	u64 lat_ps;
 	u64 dur_ps;
+	u64 eng_ps;
+	u64 hold_ps;
+	u32 engine;
 };
 
 /* Ports whose knobs are not the defaults: while 0, none is read. */
@@ -194,6 +229,8 @@ long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg);
  * @seed: the queue's own, from its entity and number: with @entries, what
  *	a transfer's link errors are rolled from, the same in every run of
  *	the same program
+ * @qid: the queue's number in its entity: which of the entity's DMA
+ *	engines and vector-core paths its transfers use
  */
 struct ubfab_model_clock {
 	u64 now_ps;
@@ -206,6 +243,7 @@ struct ubfab_model_clock {
 	struct ubfab_model_xfer last_x;
 	u64 entries;
 	u32 seed;
+	u32 qid;
 };
 
 void ubfab_model_charge_new(struct ubfab_model_clock *c,
@@ -286,7 +324,8 @@ u64 ubfab_model_link_idle_ps(const struct ubfab_link *l, u64 busy_ps);
  *	slab overhead aside)
  * @links: directions of links contention keeps (struct ubfab_link): two
  *	in every port, two for each pair of an L1 and an L2 switch of a
- *	plane
+ *	plane; and each entity's UBFAB_MODEL_ENGINES DMA engines and
+ *	vector-core paths, kept as links are
  * @links_bytes: their bytes; fixed for the fabric's shape
  * @queues: live queues
  * @queue_bytes: the model's fields in them, @queues times the clock's
@@ -443,14 +482,15 @@ ubfab_model_burst_begin(struct ubfab_model_clock *c)
 }
 
 /*
- * A new queue's clock: at 0, no last transfer to price others like, and
- * the seed its link errors are rolled from.
+ * A new queue's clock: at 0, no last transfer to price others like, the
+ * seed its link errors are rolled from, and its number @qid.
  */
 static inline void ubfab_model_clock_init(struct ubfab_model_clock *c,
-					  u32 seed)
+					  u32 seed, u32 qid)
 {
 	c->last_bytes = U32_MAX;
 	c->seed = seed;
+	c->qid = qid;
 }
 
 #endif /* _UBFAB_MODEL_H */

@@ -5,7 +5,9 @@
  * class, the published latencies and bandwidths, the striping of a
  * transfer's bytes over the planes it used, the ports' fault knobs, the
  * efficiency per op kind and target, that the largest entry does not overflow, and the clock
- * (in order, a small message priced like the last one). Built into
+ * (in order, a small message priced like the last one); the initiator's
+ * DMA engines and vector-core paths (their bandwidth, their issue cost,
+ * which queues share one). Built into
  * ubfab.ko when the kernel has KUnit; the suite runs when the module
  * loads.
  */
@@ -33,9 +35,14 @@ static struct ubfab_loc ubfab_kunit_cpu(u32 node, u32 socket)
 	};
 }
 
-/* The cost of @opcode from @self that moved @bytes to @peer over @mask. */
-static u64 ubfab_kunit_cost(const struct ubfab_loc *self, u8 opcode,
-			    const struct ubfab_loc *peer, u32 mask, u32 bytes)
+/*
+ * The cost, with the parameters @params, of @opcode from @self that moved
+ * @bytes to @peer over @mask.
+ */
+static u64 ubfab_kunit_cost_with(const struct ubfab_model_params *params,
+				 const struct ubfab_loc *self, u8 opcode,
+				 const struct ubfab_loc *peer, u32 mask,
+				 u32 bytes)
 {
 	struct ubfab_exec ex = {
 		.sqe.opcode = opcode,
@@ -44,7 +51,28 @@ static u64 ubfab_kunit_cost(const struct ubfab_loc *self, u8 opcode,
 		.bytes = bytes,
 	};
 
-	return ubfab_model_cost_ps(p, self, &ex, NULL);
+	return ubfab_model_cost_ps(params, self, &ex, NULL);
+}
+
+/* ubfab_kunit_cost_with() profile cm384. */
+static u64 ubfab_kunit_cost(const struct ubfab_loc *self, u8 opcode,
+			    const struct ubfab_loc *peer, u32 mask, u32 bytes)
+{
+	return ubfab_kunit_cost_with(p, self, opcode, peer, mask, bytes);
+}
+
+/*
+ * Profile cm384 as a die's DMA queues see it when there are as many of
+ * them as DMA engines, one on each: one engine as fast as all of them
+ * together (224 GB/s), above the links' 7 x 28 GB/s, so that the links
+ * set the pace.
+ */
+static struct ubfab_model_params ubfab_kunit_all_engines(void)
+{
+	struct ubfab_model_params all = *p;
+
+	all.engine_mbps[UBFAB_MODEL_DMA] *= all.engines[UBFAB_MODEL_DMA];
+	return all;
 }
 
 static void ubfab_kunit_path(struct kunit *test)
@@ -140,20 +168,23 @@ static void ubfab_kunit_latency(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_READ, &node, 1, 8),
 			x + 2 * p->hop_ps + p->target_ps[1][0] + 336);
-	/* 8 bytes at 69.9% of 270 GB/s: ceil(42.4) ps */
+	/*
+	 * 8 bytes at 69.9% of 270 GB/s take ceil(42.4) ps, through the die's
+	 * DMA engine at 56 GB/s ceil(142.9) ps: the slower
+	 */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &die, 1, 8),
-			x + 2 * p->die_ps + tw + 43);
-	/* loopback: the die's own memory, 8 bytes at 1.6 TB/s */
+			x + 2 * p->die_ps + tw + 143);
+	/* loopback: the die's own memory, 8 bytes at 1.6 TB/s, or the engine */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &a, 1, 8),
-			x + 2 * p->loopback_ps + tw + 5);
+			x + 2 * p->loopback_ps + tw + 143);
 	/* memory semantics: its own start-up instead of the DMA engine's */
 	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, NULL),
 			p->issue_ps + p->memsem_ps + 2 * p->hop_ps + tw + ser8);
 	KUNIT_EXPECT_LT(test, p->memsem_ps, p->dma_ps);
-	/* the order the selftests rely on */
-	KUNIT_EXPECT_LT(test, ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &a, 1, 8),
+	/* the order the selftests rely on (8 bytes: both at the engine's pace) */
+	KUNIT_EXPECT_LE(test, ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &a, 1, 8),
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &die, 1, 8));
 	KUNIT_EXPECT_LT(test, ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &die, 1, 8),
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &node, 1, 8));
@@ -164,7 +195,8 @@ static void ubfab_kunit_latency(struct kunit *test)
 /*
  * The published table (../shared/reference/cloudmatrix384.md), from the
  * arithmetic alone: 512-byte latency in ns and one-way bandwidth per die
- * in GB/s (a 16 MiB transfer over 7 planes), by [read][target is a CPU]
+ * in GB/s (a 16 MiB transfer over 7 planes, with all the die's DMA
+ * engines: ubfab_kunit_all_engines()), by [read][target is a CPU]
  * [other node]; each within 5%. ubbench model measures the same cells
  * through the module.
  */
@@ -179,6 +211,7 @@ static void ubfab_kunit_calibration(struct kunit *test)
 		{ { 167, 164 }, { 151, 147 } },
 	};
 	static const u8 ops[2] = { UBFAB_OP_WRITE, UBFAB_OP_READ };
+	struct ubfab_model_params all = ubfab_kunit_all_engines();
 	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
 	struct ubfab_loc peers[2][2] = {
 		{ ubfab_kunit_npu(0, 1, 0), ubfab_kunit_npu(1, 0, 0) },
@@ -198,9 +231,11 @@ static void ubfab_kunit_calibration(struct kunit *test)
 						lat_ns[r][c][n] * 95);
 				/* bytes / ps x 1000 = GB/s, x 100 */
 				bw = div64_u64(SZ_16M * 100000ULL,
-					       ubfab_kunit_cost(&a, ops[r],
-								&peers[c][n],
-								0x7f, SZ_16M));
+					       ubfab_kunit_cost_with(&all, &a,
+								     ops[r],
+								     &peers[c][n],
+								     0x7f,
+								     SZ_16M));
 				KUNIT_EXPECT_LE(test, bw, gbps[r][c][n] * 105);
 				KUNIT_EXPECT_GE(test, bw, gbps[r][c][n] * 95);
 			}
@@ -208,9 +243,13 @@ static void ubfab_kunit_calibration(struct kunit *test)
 	}
 }
 
-/* Bytes striped over the planes used, at the efficiency of their kind. */
+/*
+ * Bytes striped over the planes used, at the efficiency of their kind
+ * (with all the die's DMA engines, so that the links set the pace).
+ */
 static void ubfab_kunit_striping(struct kunit *test)
 {
+	struct ubfab_model_params all = ubfab_kunit_all_engines();
 	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
 	struct ubfab_loc node = ubfab_kunit_npu(0, 1, 0);
 	struct ubfab_loc cpu = ubfab_kunit_cpu(0, 0);
@@ -218,21 +257,26 @@ static void ubfab_kunit_striping(struct kunit *test)
 	u64 lat = x + p->target_ps[0][0];
 
 	/* 1 MiB over 7 links at 69.9%: 2^20 x 10^9 / (7 x 28000 x 699) */
-	seven = ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &node, 0x7f, SZ_1M);
+	seven = ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node, 0x7f,
+				      SZ_1M);
 	KUNIT_EXPECT_EQ(test, seven - lat, 7653616);
 	/* one plane fewer: 7/6 of it */
-	six = ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &node, 0x3f, SZ_1M);
+	six = ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node, 0x3f,
+				    SZ_1M);
 	KUNIT_EXPECT_EQ(test, six - lat, 8929219);
 	/* which planes does not matter, only how many */
 	KUNIT_EXPECT_EQ(test,
-			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &node, 0x7e, SZ_1M),
+			ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node,
+					      0x7e, SZ_1M),
 			six);
 	/* to a CPU at 56.1%, reading from an NPU at 85.2% */
 	KUNIT_EXPECT_EQ(test,
-			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &cpu, 0x7f, SZ_1M) -
+			ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &cpu,
+					      0x7f, SZ_1M) -
 			x - p->target_ps[0][1], 9536324);
 	KUNIT_EXPECT_EQ(test,
-			ubfab_kunit_cost(&a, UBFAB_OP_READ, &node, 0x7f, SZ_1M) -
+			ubfab_kunit_cost_with(&all, &a, UBFAB_OP_READ, &node,
+					      0x7f, SZ_1M) -
 			x - p->target_ps[1][0], 6279200);
 	/* the published per-die write bandwidth, within 0.1% */
 	KUNIT_EXPECT_EQ(test, div64_u64(SZ_1M * 1000ULL, seven - lat), 137);
@@ -245,6 +289,7 @@ static void ubfab_kunit_striping(struct kunit *test)
  */
 static void ubfab_kunit_faults(struct kunit *test)
 {
+	struct ubfab_model_params all = ubfab_kunit_all_engines();
 	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
 	struct ubfab_loc die = ubfab_kunit_npu(0, 0, 1);
 	struct ubfab_loc node = ubfab_kunit_npu(0, 1, 0);
@@ -254,27 +299,27 @@ static void ubfab_kunit_faults(struct kunit *test)
 		.plane_mask = 0x7f, .bytes = SZ_1M,
 	};
 	/* 1 MiB over 7 links at 69.9% (ubfab_kunit_striping) */
-	u64 ser = 7653616, healthy = ubfab_model_cost_ps(p, &a, &ex, NULL);
+	u64 ser = 7653616, healthy = ubfab_model_cost_ps(&all, &a, &ex, NULL);
 
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f), healthy);
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(&all, &a, &ex, &f), healthy);
 	f.bw_permille = 500;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f),
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(&all, &a, &ex, &f),
 			healthy + ser);
 	f.bw_permille = 1000;
 	f.delay_ps = 12345;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f),
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(&all, &a, &ex, &f),
 			healthy + 2 * 12345);
 	f.delay_ps = 0;
 	f.error_ppm = 10;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f), healthy);
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(&all, &a, &ex, &f), healthy);
 	/* 64 KiB on one link at 69.9%: ceil(3348456.98) ps */
 	f.retry = true;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f),
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(&all, &a, &ex, &f),
 			healthy + p->retry_ps + 3348457);
 	/* the die-to-die link has no UB port */
 	ex.peer = &die;
-	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, &a, &ex, &f),
-			ubfab_model_cost_ps(p, &a, &ex, NULL));
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(&all, &a, &ex, &f),
+			ubfab_model_cost_ps(&all, &a, &ex, NULL));
 }
 
 /* COPY reads and writes its bytes, FILL writes them: HBM or DRAM. */
@@ -309,9 +354,10 @@ static void ubfab_kunit_largest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &cpu, 1, max),
 			x + p->target_ps[0][1] + 68356367711ULL);
+	/* over 7 links: one DMA engine's 56 GB/s, 2^30 B x 10^6 / 56000 */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&a, UBFAB_OP_WRITE, &far, 0x7f, max),
-			x + p->target_ps[0][0] + 7837302736ULL);
+			x + p->target_ps[0][0] + 19173961143ULL);
 	/* 2 GiB through DRAM */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost(&cpu, UBFAB_OP_COPY, NULL, 0, max),
@@ -374,7 +420,7 @@ static void ubfab_kunit_clock(struct kunit *test)
 	u64 one, t;
 
 	/* a fresh clock prices nothing from memory: a NOP costs the issue */
-	ubfab_model_clock_init(&c, 0);
+	ubfab_model_clock_init(&c, 0, 0);
 	ubfab_model_charge(&c, a, &ex);
 	KUNIT_EXPECT_EQ(test, c.now_ps, p->issue_ps);
 	c.now_ps = 0;
@@ -428,34 +474,45 @@ static void ubfab_kunit_clock(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ex.model_ns, U64_MAX / 1000);
 }
 
-/* Charge @ex, from @self to @peer, on a fresh clock at @now: its end. */
-static u64 ubfab_kunit_charge(struct ubfab_loc *self, struct ubfab_loc *peer,
-			      struct ubfab_exec *ex, u64 now)
+/*
+ * Charge @ex, from @self to @peer, on a fresh clock at @now of queue
+ * number @qid: its end.
+ */
+static u64 ubfab_kunit_charge_q(struct ubfab_loc *self, struct ubfab_loc *peer,
+				struct ubfab_exec *ex, u64 now, u32 qid)
 {
 	struct ubfab_model_clock c = {};
 
-	ubfab_model_clock_init(&c, 0);
+	ubfab_model_clock_init(&c, 0, qid);
 	c.now_ps = now;
 	ex->peer = peer;
 	ubfab_model_charge(&c, self, ex);
 	return c.now_ps;
 }
 
+/* ubfab_kunit_charge_q() on queue 0. */
+static u64 ubfab_kunit_charge(struct ubfab_loc *self, struct ubfab_loc *peer,
+			      struct ubfab_exec *ex, u64 now)
+{
+	return ubfab_kunit_charge_q(self, peer, ex, now, 0);
+}
+
 /*
  * Contention: transfers that share a link wait for each other, first
  * come first served; disjoint ones do not; one earlier in modeled time
- * than a link's last reservation passes it.
+ * than a link's last reservation passes it. Over 2 planes, so that the
+ * links set the pace, not the initiator's DMA engine.
  */
 static void ubfab_kunit_contention(struct kunit *test)
 {
 	struct ubfab_fabric *fab = ubfab_kunit_fabric(test);
 	struct ubfab_loc *n[10], *far[2];
 	struct ubfab_exec ex = {
-		.sqe.opcode = UBFAB_OP_WRITE, .plane_mask = 0x7f,
+		.sqe.opcode = UBFAB_OP_WRITE, .plane_mask = 0x3,
 		.bytes = SZ_1M,
 	};
-	/* 1 MiB over 7 links at 69.9% (ubfab_kunit_striping) */
-	u64 dur = 7653616, one, one_far;
+	/* 1 MiB over 2 links at 69.9%: 2^20 x 10^9 / (2 x 28000 x 699) */
+	u64 dur = 26787656, one, one_far;
 	unsigned int i;
 
 	for (i = 0; i < 10; i++)
@@ -493,6 +550,74 @@ static void ubfab_kunit_contention(struct kunit *test)
 	KUNIT_EXPECT_LT(test, one, ubfab_kunit_charge(n[3], n[7], &ex, 0));
 }
 
+/*
+ * The initiator's resources: one DMA engine's bandwidth caps a transfer
+ * over 7 planes; a queue uses engine (its number modulo dma-engines), so
+ * queues 0 and 4 of a die share one and queue 1 does not; an engine is
+ * held for a transfer's issue cost at least; another die's engines are
+ * its own; a vector-core path is not slower than one plane.
+ */
+static void ubfab_kunit_engines(struct kunit *test)
+{
+	struct ubfab_fabric *fab = ubfab_kunit_fabric(test);
+	struct ubfab_loc *n[6];
+	struct ubfab_exec ex = {
+		.sqe.opcode = UBFAB_OP_WRITE, .plane_mask = 0x7f,
+		.bytes = SZ_16M,
+	};
+	u64 lat = p->issue_ps + p->dma_ps + 2 * p->hop_ps + p->target_ps[0][0];
+	/* 16 MiB through one engine: 2^24 x 10^6 / 56000 ps, ceil */
+	u64 eng = 299593143, one, small;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, p->engines[UBFAB_MODEL_DMA], 4);
+	for (i = 0; i < 6; i++)
+		n[i] = ubfab_kunit_entity(test, fab, i,
+					  ubfab_kunit_npu(0, i, 0));
+	/* alone: the engine's 56 GB/s, not the links' 137 */
+	ex.peer = n[1];
+	one = ubfab_model_cost_ps(p, n[0], &ex, NULL);
+	KUNIT_EXPECT_EQ(test, one, lat + eng);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(n[0], n[1], &ex, 0, 0), one);
+	/*
+	 * queue 1 has an engine of its own: to another peer over the same
+	 * ports, after queue 0's share of them (its bytes at the links'
+	 * pace, 122 us), its bytes still come at its engine's pace, 300 us;
+	 * queue 4 waits for queue 0's engine
+	 */
+	ex.peer = n[2];
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(n[0], n[2], &ex, 0, 1), one);
+	ex.peer = n[3];
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(n[0], n[3], &ex, 0, 4),
+			one + eng);
+	/* another die's queue 0: its own engine, idle links */
+	ex.peer = n[5];
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(n[4], n[5], &ex, 0, 0), one);
+
+	/* a small message: the engine's issue cost holds it, 100 ns */
+	ex.bytes = 64;
+	ex.plane_mask = 1;
+	ex.peer = n[1];
+	small = ubfab_model_cost_ps(p, n[4], &ex, NULL);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(n[4], n[1], &ex,
+						   SZ_1G, 0), SZ_1G + small);
+	/* the same engine at the same time, another plane and peer: after it */
+	ex.plane_mask = 2;
+	ex.peer = n[2];
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(n[4], n[2], &ex,
+						   SZ_1G, 4),
+			SZ_1G + small + p->gap_ps[UBFAB_MODEL_DMA]);
+	KUNIT_EXPECT_LE(test, p->gap_ps[UBFAB_MODEL_DMA], p->dma_ps);
+
+	/* memory semantics: 64 KiB on one link, faster through its path */
+	ex.sqe.flags = UBFAB_SQE_MEMSEM;
+	ex.bytes = SZ_64K;
+	ex.plane_mask = 1;
+	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(p, n[0], &ex, NULL) -
+			p->issue_ps - p->memsem_ps - 2 * p->hop_ps -
+			p->target_ps[0][0], 3348457);
+}
+
 static struct kunit_case ubfab_model_cases[] = {
 	KUNIT_CASE(ubfab_kunit_path),
 	KUNIT_CASE(ubfab_kunit_still),
@@ -504,6 +629,7 @@ static struct kunit_case ubfab_model_cases[] = {
 	KUNIT_CASE(ubfab_kunit_largest),
 	KUNIT_CASE(ubfab_kunit_clock),
 	KUNIT_CASE(ubfab_kunit_contention),
+	KUNIT_CASE(ubfab_kunit_engines),
 	{}
 };
 

@@ -4,11 +4,12 @@
  * which netlink's model-get reports (Documentation/model.rst, "Memory").
  *
  * The links contention keeps are fixed by the fabric's shape: two in
- * every port, and each plane's array. The queues' model fields go by the
- * fabric's count of live queues (queue.c), the stamps by its count of
- * live stamps (model_sync.c); the xarray nodes that hold the stamps are
- * counted by walking every entity's stamps when asked, so that nothing
- * on the data path pays for it.
+ * every port, each plane's array, and each entity's DMA engines and
+ * vector-core paths, which are kept as links are. The queues' model
+ * fields go by the fabric's count of live queues (queue.c), the stamps
+ * by its count of live stamps (model_sync.c); the xarray nodes that hold
+ * the stamps are counted by walking every entity's stamps when asked, so
+ * that nothing on the data path pays for it.
  */
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -76,8 +77,8 @@ void ubfab_model_mem(struct ubfab_fabric *fabric, struct ubfab_model_mem *m)
 		m->links += ubfab_plane_nr_links(&fabric->planes[p]);
 	for (eid = 0; eid < fabric->nr_entities; eid++) {
 		entity = fabric->entities[eid];
-		/* each port's tx and rx */
-		m->links += 2 * entity->nr_ports;
+		/* each port's tx and rx; its DMA engines and vector-core paths */
+		m->links += 2 * entity->nr_ports + UBFAB_MODEL_ENGINES;
 		nodes += ubfab_model_xa_nodes(&entity->stamps);
 	}
 	m->links_bytes = m->links * sizeof(struct ubfab_link);

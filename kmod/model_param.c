@@ -78,6 +78,25 @@ const struct ubfab_model_params ubfab_model_cm384 = {
 	},
 	/* [E] a link-level retransmission: detect, ask again, a few trips */
 	.retry_ps = UBFAB_MODEL_NS(2000),
+	/*
+	 * [E] DMA engines per die, and vector-core paths: one queue uses one
+	 * of each (its number modulo their count), so 4 queues of DMA
+	 * together can fill the 7 links, one cannot
+	 */
+	.engines = { 4, 2 },
+	/*
+	 * [E] one engine moves 2 links' worth (56 GB/s: a third to a half
+	 * of the per-die figures); one vector-core path 1 link's worth,
+	 * never below one plane's rate, so one queue's small messages are
+	 * not slowed
+	 */
+	.engine_mbps = { 56000, 28000 },
+	/*
+	 * [E] a descriptor's issue cost on its engine, a store's on its
+	 * vector cores: within the start-ups dma-ps and memsem-ps, so a
+	 * transfer alone is not slowed; they cap each one's message rate
+	 */
+	.gap_ps = { UBFAB_MODEL_NS(100), UBFAB_MODEL_NS(20) },
 };
 
 #define UBFAB_MODEL_MAX_PS	UBFAB_MODEL_NS(NSEC_PER_SEC)
@@ -96,6 +115,8 @@ const struct ubfab_model_params ubfab_model_cm384 = {
 #define UBFAB_PARAM_HOPS(n, field)	UBFAB_PARAM(n, "hops", field, 0, 15)
 #define UBFAB_PARAM_PERMILLE(n, field)	\
 	UBFAB_PARAM(n, "permille", field, 1, 1000)
+#define UBFAB_PARAM_ENGINES(n, u, field)	\
+	UBFAB_PARAM(n, u, field, 1, UBFAB_MODEL_MAX_ENGINES)
 
 /*
  * Every parameter, in the order netlink reports them. The ranges keep
@@ -124,6 +145,13 @@ const struct ubfab_model_param ubfab_model_param_table[] = {
 	UBFAB_PARAM_PERMILLE("eff-read-npu-permille", efficiency[1][0]),
 	UBFAB_PARAM_PERMILLE("eff-read-cpu-permille", efficiency[1][1]),
 	UBFAB_PARAM_PS("retry-ps", retry_ps),
+	UBFAB_PARAM_ENGINES("dma-engines", "engines", engines[UBFAB_MODEL_DMA]),
+	UBFAB_PARAM_ENGINES("memsem-paths", "paths",
+			    engines[UBFAB_MODEL_MEMSEM]),
+	UBFAB_PARAM_MBPS("dma-engine-mbps", engine_mbps[UBFAB_MODEL_DMA]),
+	UBFAB_PARAM_MBPS("memsem-path-mbps", engine_mbps[UBFAB_MODEL_MEMSEM]),
+	UBFAB_PARAM_PS("dma-gap-ps", gap_ps[UBFAB_MODEL_DMA]),
+	UBFAB_PARAM_PS("memsem-gap-ps", gap_ps[UBFAB_MODEL_MEMSEM]),
 };
 
 const unsigned int ubfab_model_nr_params = ARRAY_SIZE(ubfab_model_param_table);

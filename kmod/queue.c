@@ -310,7 +310,8 @@ int ubfab_queue_create(struct ubfab_file *file,
 		goto err_free_ring;
 	q->pid = task_tgid_nr(current);
 	/* what the program controls: the entity it opened, the queue's number */
-	ubfab_model_clock_init(&q->model, file->entity->eid << 16 ^ q->id);
+	ubfab_model_clock_init(&q->model, file->entity->eid << 16 ^ q->id,
+			       q->id);
 
 	ret = get_unused_fd_flags(O_CLOEXEC);
 	if (ret < 0)

@@ -161,6 +161,13 @@ struct ubfab_link {
 	u64 base_ps;
 };
 
+/*
+ * The fabric model's initiator resources an entity has, at most: of one
+ * class (DMA engines, or vector-core paths), and of both (model.h).
+ */
+#define UBFAB_MODEL_MAX_ENGINES	8
+#define UBFAB_MODEL_ENGINES	(2 * UBFAB_MODEL_MAX_ENGINES)
+
 /**
  * struct ubfab_plane - one independent switching plane
  * @id: plane number, 0 .. planes - 1
@@ -242,6 +249,9 @@ struct ubfab_port {
  * @auth_failures: refused imports of this entity's segments
  * @ports_up: bit p set while port p is up: @ports' states as one word
  *	for the data path, changed with them
+ * @engines: its DMA engines, then its vector-core paths, as the fabric
+ *	model's contention sees them (model.c): UBFAB_MODEL_MAX_ENGINES of
+ *	each class, of which the parameters in force use the first few
  * @nr_ports: ports in @ports, one per plane
  * @ports: the entity's UB ports
  */
@@ -262,6 +272,7 @@ struct ubfab_entity {
 	struct xarray queues;
 	atomic64_t auth_failures;
 	unsigned long ports_up;
+	struct ubfab_link engines[UBFAB_MODEL_ENGINES];
 	u32 nr_ports;
 	struct ubfab_port ports[];
 };

@@ -507,6 +507,12 @@ static const struct {
 	{ "eff-read-npu-permille", "permille", 1, 1000 },
 	{ "eff-read-cpu-permille", "permille", 1, 1000 },
 	{ "retry-ps", "ps", 0, 1000000000000ULL },
+	{ "dma-engines", "engines", 1, 8 },
+	{ "memsem-paths", "paths", 1, 8 },
+	{ "dma-engine-mbps", "MB/s", 1, 1000000000 },
+	{ "memsem-path-mbps", "MB/s", 1, 1000000000 },
+	{ "dma-gap-ps", "ps", 0, 1000000000000ULL },
+	{ "memsem-gap-ps", "ps", 0, 1000000000000ULL },
 };
 
 /* The value of parameter @name now, or UINT64_MAX. */
@@ -587,9 +593,10 @@ static bool model_mem_adds_up(const struct ubfab_model_mem *m)
 
 /*
  * The memory the model holds: links as the shape gives them (two
- * directions in every port, two per L1 and L2 switch pair of a plane, 40
- * bytes each: struct ubfab_link's busy period and counters, five u64);
- * each queue adds the same
+ * directions in every port, two per L1 and L2 switch pair of a plane, and
+ * every entity's 8 DMA engines and 8 vector-core paths, 40 bytes each:
+ * struct ubfab_link's busy period and counters, five u64); each queue
+ * adds the same
  * bytes and takes them back; each word stamped for the first time adds
  * a stamp, stamping it again none, and freeing its memory takes them all
  * back, with the xarray nodes that held them.
@@ -605,7 +612,8 @@ TEST_F(ctl, model_mem)
 	ASSERT_EQ(0, ubfab_fabric_get(self->nl, &f));
 	m0 = model_mem(self->nl);
 	EXPECT_EQ((uint64_t)f.planes * (2 * f.nodes * f.l2_per_plane +
-					2 * (f.npus + f.cpus)), m0.links);
+					2 * (f.npus + f.cpus)) +
+		  16 * (f.npus + f.cpus), m0.links);
 	EXPECT_EQ(40 * m0.links, m0.links_bytes);
 	EXPECT_EQ(0, m0.queues);
 	EXPECT_EQ(0, m0.queue_bytes);

@@ -2720,12 +2720,16 @@ TEST_F(model, timing_only)
 	ubfab_queue_destroy(t);
 }
 
-/* A large WRITE stripes over the planes: one port down, 7/6 of the time. */
+/*
+ * A large WRITE stripes over the planes: one port down, 7/6 of the time
+ * (at the links' pace: ubfab_engines_unbounded()).
+ */
 TEST_F_TIMEOUT(model, plane_down, SLOW)
 {
 	uint32_t eid = ubfab_dev_eid(self->peer[NODE]);
 	uint64_t lat, seven, six;
 
+	ASSERT_EQ(0, ubfab_engines_unbounded());
 	lat = model_cost(_metadata, self, self->q, UBFAB_OP_WRITE, NODE, 8);
 	seven = model_cost(_metadata, self, self->q, UBFAB_OP_WRITE, NODE,
 			   SEG_LEN);
@@ -2747,10 +2751,12 @@ TEST_F_TIMEOUT(model, plane_down, SLOW)
 
 /*
  * Contention in the fabric model: links shared by transfers share their
- * bandwidth. Flows of timing-only queues (no payload to copy), each from
- * a sender die to a receiver, driven round by round from one thread so
- * that the host's order is the same in every run: one 1 MiB WRITE of
- * every flow per round, each completed before the next is posted.
+ * bandwidth, and so do the initiator's DMA engines. Flows of timing-only
+ * queues (no payload to copy), each from a sender die to a receiver,
+ * driven round by round from one thread so that the host's order is the
+ * same in every run: one 1 MiB WRITE of every flow per round, each
+ * completed before the next is posted. The tests of the links load the
+ * module with ubfab_engines_unbounded(), so that the links set the pace.
  */
 #define FLOWS_MAX	17
 #define FLOW_LEN	(1U << 20)
@@ -2827,6 +2833,13 @@ static void run_flows(struct __test_metadata *_metadata,
 	}
 }
 
+/* Reload the module with @params, its DMA engines out of the links' way. */
+static void reload_links(struct __test_metadata *_metadata, const char *params)
+{
+	ASSERT_EQ(0, ubfab_reload(params));
+	ASSERT_EQ(0, ubfab_engines_unbounded());
+}
+
 /*
  * The modeled ns of one WRITE of @len bytes from @src to @dst on idle
  * links, on a fresh queue.
@@ -2864,7 +2877,7 @@ TEST_F(contention, incast)
 	char name[16];
 	int i;
 
-	ASSERT_EQ(0, ubfab_reload(""));
+	reload_links(_metadata, "");
 	/* 1 MiB alone, and its serialization: less what 64 bytes take */
 	one = alone(_metadata, self, "npu8", "npu14", FLOW_LEN);
 	ser = one - alone(_metadata, self, "npu9", "npu13", 64);
@@ -2906,7 +2919,7 @@ TEST_F(contention, notify_incast)
 	char name[16];
 	int i;
 
-	ASSERT_EQ(0, ubfab_reload(""));
+	reload_links(_metadata, "");
 	for (i = 0; i < 8; i++) {
 		snprintf(name, sizeof(name), "npu%d", i);
 		add_flow(_metadata, self, name, "npu15");
@@ -2946,7 +2959,7 @@ TEST_F(contention, disjoint)
 	uint64_t one;
 	int i;
 
-	ASSERT_EQ(0, ubfab_reload(""));
+	reload_links(_metadata, "");
 	one = alone(_metadata, self, "npu1", "npu3", FLOW_LEN);
 	for (i = 0; i < 4; i++)
 		add_flow(_metadata, self, pairs[i][0], pairs[i][1]);
@@ -2969,11 +2982,11 @@ TEST_F_TIMEOUT(contention, uplink, SLOW)
 	int i;
 
 	/* 1 MiB alone less 64 bytes alone: its serialization */
-	ASSERT_EQ(0, ubfab_reload("l2_per_plane=1"));
+	reload_links(_metadata, "l2_per_plane=1");
 	one = alone(_metadata, self, "npu0", "npu16", FLOW_LEN);
-	ASSERT_EQ(0, ubfab_reload("l2_per_plane=1"));
+	reload_links(_metadata, "l2_per_plane=1");
 	ser = one - alone(_metadata, self, "npu0", "npu16", 64);
-	ASSERT_EQ(0, ubfab_reload("l2_per_plane=1"));
+	reload_links(_metadata, "l2_per_plane=1");
 	for (i = 0; i < 16; i++) {
 		snprintf(src, sizeof(src), "npu%d", i);
 		snprintf(dst, sizeof(dst), "npu%d", 16 + i);
@@ -3089,6 +3102,64 @@ TEST_F(contention, link_counters)
 	EXPECT_LT(0, s.end_ps);
 	/* (model_ns is whole ns, rounded down) */
 	EXPECT_GE((cqe.model_ns + 1) * 1000, s.end_ps);
+}
+
+/*
+ * The initiator's DMA engines, with the defaults of profile cm384: one
+ * queue's 1 MiB WRITEs over the 7 planes get one engine's 56 GB/s, well
+ * below what the links carry, 7 x 28 GB/s at 69.9 %: 137 GB/s; 4 queues
+ * of one die (numbers 0 to 3: each its own engine) together get the
+ * links' 137 GB/s, the published per-die figure. Dies 0 and 1 of chip 0
+ * send to chip 1; the flows alone are chips 4 and 5's.
+ */
+TEST_F(contention, engines)
+{
+	uint64_t one, ser, last = 0;
+	int i;
+
+	ASSERT_EQ(0, ubfab_reload(""));
+	one = alone(_metadata, self, "npu8", "npu10", FLOW_LEN);
+	ser = one - alone(_metadata, self, "npu9", "npu11", 64);
+	/* bytes per ns: GB/s; one engine's 56 within 1 % */
+	EXPECT_WITHIN(FLOW_LEN * 1000 / ser, 56000, 1)
+		TH_LOG("one queue: %.1f GB/s", (double)FLOW_LEN / ser);
+	for (i = 0; i < 4; i++)
+		add_flow(_metadata, self, "npu0", "npu2");
+	run_flows(_metadata, self, 4, FLOW_LEN);
+	for (i = 0; i < 4; i++)
+		last = last > self->f[i].end ? last : self->f[i].end;
+	/* 16 MiB through the links; the round trips aside: 3 % */
+	EXPECT_WITHIN(16ULL * FLOW_LEN * 1000 / last, 137000, 3)
+		TH_LOG("4 queues: %.1f GB/s", 16.0 * FLOW_LEN / last);
+}
+
+/*
+ * Two dies do not share engines. With one DMA engine a die: a queue on
+ * each die of chip 0, each to a peer of its own, each get that engine's
+ * bandwidth, as alone; two queues of one die (npu4) share its engine:
+ * the second waits for the first's bytes through it.
+ */
+TEST_F(contention, engines_per_die)
+{
+	static const struct ubfab_model_value v = { "dma-engines", 1 };
+	uint64_t one, ser;
+	struct ubfab_nl *nl;
+
+	ASSERT_EQ(0, ubfab_reload(""));
+	ASSERT_EQ(0, ubfab_nl_open(&nl));
+	EXPECT_EQ(0, ubfab_model_set(nl, NULL, &v, 1));
+	ubfab_nl_close(nl);
+	one = alone(_metadata, self, "npu8", "npu10", FLOW_LEN);
+	ser = one - alone(_metadata, self, "npu9", "npu11", 64);
+	add_flow(_metadata, self, "npu0", "npu2");
+	add_flow(_metadata, self, "npu1", "npu3");
+	add_flow(_metadata, self, "npu4", "npu6");
+	add_flow(_metadata, self, "npu4", "npu7");
+	run_flows(_metadata, self, 1, FLOW_LEN);
+	EXPECT_WITHIN(self->f[0].end, one, 1);
+	EXPECT_WITHIN(self->f[1].end, one, 1);
+	EXPECT_WITHIN(self->f[2].end, one, 1);
+	EXPECT_WITHIN(self->f[3].end, one + ser, 1);
 }
 
 TEST_HARNESS_MAIN

@@ -64,4 +64,12 @@ struct ubfab_cqe;
  */
 int next_cqe(struct ubfab_queue *q, struct ubfab_cqe *out, int timeout_ms);
 
+/*
+ * Set the fabric model's dma-engine-mbps to 224000: one DMA engine as
+ * fast as the four of a cm384 die together, above what the die's links
+ * carry, so that a queue's transfers go at the links' pace (for tests of
+ * the links), until the module is reloaded. 0 or a negative errno.
+ */
+int ubfab_engines_unbounded(void);
+
 #endif
