@@ -69,6 +69,10 @@ static const struct command top_commands[] = {
 	{ NULL, top_run }, { },
 };
 
+static const struct command trace_commands[] = {
+	{ "record", trace_record }, { "dump", trace_dump }, { },
+};
+
 /**
  * struct object - an object of the command line
  * @name: its name
@@ -224,6 +228,24 @@ static const struct object objects[] = {
 			"Runs until interrupted (exit 0), or for count refreshes.\n",
 		.commands = top_commands,
 	},
+	{
+		.name = "trace",
+		.syntax = "ubctl trace record [-o FILE] [-b KB] [--] COMMAND [ARGS]...\n"
+			  "ubctl trace dump [-i TRACE] [-o FILE]\n",
+		.help = "A timeline of the queues and links in modeled time, as a Chrome\n"
+			"trace event JSON file (default ubfab-trace.json; - standard\n"
+			"output) for Perfetto (ui.perfetto.dev) or chrome://tracing: a\n"
+			"track per queue with a slice per entry, a track per link that\n"
+			"carried something, arrows from a write to the wait it satisfied.\n"
+			"record: enable the ubfab events in a tracefs instance of its own\n"
+			"(ubctl-PID, -b KB of buffer per CPU, default 16384), run COMMAND,\n"
+			"write the file; exits with COMMAND's status. To record programs\n"
+			"already running, give \"sleep N\" as COMMAND. Needs root.\n"
+			"dump: convert the ubfab events of TRACE, a trace in text (default\n"
+			"tracefs's trace file, - standard input; trace-cmd report and perf\n"
+			"script output too).\n",
+		.commands = trace_commands,
+	},
 };
 
 static const char usage_head[] =
@@ -280,6 +302,7 @@ static const char help_tail[] =
 "     parameter or profile, a value out of range, operation not permitted\n"
 "     (set and reset need CAP_NET_ADMIN), netlink\n"
 "  2  usage error: unknown object, command or option, missing argument\n"
+"  trace record exits with COMMAND's status (see ubctl trace help)\n"
 "\n"
 "EXAMPLES\n"
 "  ubctl topo                     summary of the supernode\n"
@@ -306,7 +329,9 @@ static const char help_tail[] =
 "                                 what plane 0's busy links carried\n"
 "  ubctl top interval 2 lines 5   the 5 busiest ports, switch links and\n"
 "                                 queues every 2 s\n"
-"  ubctl queue show npu3          the queues of npu3's files\n";
+"  ubctl queue show npu3          the queues of npu3's files\n"
+"  ubctl trace record -o t.json -- ubbench queue lat\n"
+"                                 a timeline of a benchmark, for Perfetto\n";
 
 /* Print @text (lines ending in newlines) with each line indented. */
 static void print_indented(const char *text, int indent)

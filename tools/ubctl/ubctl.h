@@ -62,6 +62,8 @@ int stats_link(struct ubctl *u, int argc, char **argv);
 int monitor_run(struct ubctl *u, int argc, char **argv);
 int top_run(struct ubctl *u, int argc, char **argv);
 int queue_show(struct ubctl *u, int argc, char **argv);
+int trace_record(struct ubctl *u, int argc, char **argv);
+int trace_dump(struct ubctl *u, int argc, char **argv);
 
 /*
  * Errors (ubctl.c): print "ubctl: MESSAGE" to stderr, with a hint to
@@ -271,6 +273,36 @@ enum ubctl_dot_what {
 int topo_dot(struct ubctl *u, const struct ubfab_fabric_info *f,
 	     const struct ubctl_vec *ents, const struct ubctl_vec *planes,
 	     enum ubctl_dot_what what, uint32_t n);
+
+/* Timelines (timeline.c) */
+
+/**
+ * struct ubctl_timeline_sum - what a timeline holds
+ * @ops: queue entries (slices on the queues' tracks)
+ * @links: link holds (slices on the links' tracks)
+ * @tracks: links that carried something
+ * @flows: flow arrows from a write or a record to the wait it satisfied
+ * @lost: events the trace says its buffer lost
+ */
+struct ubctl_timeline_sum {
+	size_t ops;
+	size_t links;
+	size_t tracks;
+	size_t flows;
+	uint64_t lost;
+};
+
+/*
+ * Convert the ubfab events in the trace @text (@len bytes of text with
+ * room for a '\0' after them; a tracefs "trace" file, trace-cmd report
+ * or perf script) into a Chrome trace event JSON document written to
+ * @out, its tracks named after @ents (struct ubfab_entity_info; empty:
+ * "eid N"), @command (or NULL) in its otherData. Errors name @src and
+ * the line. Exit code; *@sum says what was written.
+ */
+int ubctl_timeline(char *text, size_t len, const char *src,
+		   const struct ubctl_vec *ents, const char *command,
+		   FILE *out, struct ubctl_timeline_sum *sum);
 
 /* Output (fmt.c) */
 

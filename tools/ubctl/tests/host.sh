@@ -7,7 +7,8 @@
 # text, JSON and DOT (laid out by dot(1) where graphviz is installed)
 # against a stand-in libubfab with a made-up fabric (and
 # what the set, reset and monitor commands ask of it and print), the
-# JSON writer, the ABI of the library and of its ffi library (abidiff),
+# JSON writer, trace dump's timelines, the ABI of the library and of its
+# ffi library (abidiff),
 # and its install,
 # exported symbols and pkg-config file. Prints KTAP; exits nonzero if a
 # check failed.
@@ -802,6 +803,89 @@ if command -v jq >/dev/null; then
 else
 	skip "ubctl -j output is valid JSON" "jq not installed"
 fi
+
+# trace: the timeline of a trace recorded in the test VM (by
+# timeline_test's workload: tools/trace/tests/sample.trace, and the file
+# "ubctl trace record" wrote of it there, sample.json), converted here
+# without the module (tracks named "eid N"), and the conversion's errors
+
+samples=$root/tools/trace/tests
+# the events of a timeline, its entities' and links' names left out
+timeline_events() {
+	grep '"ph": "[Xsf]"' "$1" |
+		sed 's/"peer": "[^"]*"/"peer": P/; s/"link": "[^"]*"/"link": L/'
+}
+expect 0 "4 entries, 28 link holds on 20 links, 1 flows" \
+	"trace dump converts a recorded trace" \
+	"$ubctl" trace dump -i "$samples/sample.trace" -o "$tmp/t.json"
+timeline_events "$tmp/t.json" >"$tmp/t.events"
+timeline_events "$samples/sample.json" >"$tmp/s.events"
+if [ "$(grep -c '"cat": "op"' "$tmp/t.events")" -eq 4 ] &&
+   [ "$(grep -c '"cat": "link"' "$tmp/t.events")" -eq 28 ] &&
+   cmp -s "$tmp/t.events" "$tmp/s.events"; then
+	ok "trace dump: the slices and flows record wrote in the VM"
+else
+	not_ok "trace dump: the slices and flows record wrote in the VM" \
+		"$(diff "$tmp/s.events" "$tmp/t.events" | head -n 6)"
+fi
+expect_out "trace dump: tracks without the module are \"eid N\"" \
+	'"args": {"name": "eid 17"}' cat "$tmp/t.json"
+{
+	echo "garbage line"
+	echo " prog-1 [000] ..... 1.0: sched_switch: prev_comm=x"
+	echo " prog-1 [000] ..... 1.0: ubfab_future: eid=1 what=2"
+	cat "$samples/sample.trace"
+} >"$tmp/noisy.trace"
+run "$ubctl" trace dump -i - -o - <"$tmp/noisy.trace"
+if [ "$rc" -eq 0 ] && timeline_events "$tmp/out" | cmp -s - "$tmp/t.events"
+then
+	ok "trace dump -i - -o -: other lines and events skipped"
+else
+	not_ok "trace dump -i - -o -: other lines and events skipped" \
+		"exit $rc" "stderr: $(head -c 300 "$tmp/err")"
+fi
+ev=" prog-1 [000] ..... 1.0: ubfab_complete: eid=1 qid=0 op=EVENT_RECORD user_data=0x1 status=OK peer=-1 bytes=0 planes=0x0 host_ns=1 model_start_ns=10 model_end_ns=100 after_ns=0"
+printf '%s\n%s\nCPU:1 [LOST 5 EVENTS]\n' "$ev" \
+	"$(echo "$ev" | sed 's/qid=0/qid=1/; s/EVENT_RECORD/EVENT_WAIT/;
+		s/model_start_ns=10/model_start_ns=0/; s/model_end_ns=100/model_end_ns=120/;
+		s/after_ns=0/after_ns=100/')" >"$tmp/event.trace"
+expect 0 "the trace lost 5 events" \
+	"trace dump: an EVENT_WAIT's flow; lost events said" \
+	"$ubctl" trace dump -i "$tmp/event.trace" -o "$tmp/e.json"
+expect_out "trace dump: the flow from the EVENT_RECORD to the EVENT_WAIT" \
+	'{"ph": "f", "cat": "causality", "name": "event", "id": 1, "bp": "e", "pid": 2, "tid": 1, "ts": 0.119}' \
+	cat "$tmp/e.json"
+expect_out "trace dump: lost events in otherData" '"lost_events": 5' \
+	cat "$tmp/e.json"
+echo "$ev" | sed 's/bytes=0/bytes=x/' >"$tmp/bad.trace"
+expect 1 "bad.trace:1: ubfab_complete: bad bytes \"x\"" \
+	"trace dump: a malformed field exits 1 naming the line" \
+	"$ubctl" trace dump -i "$tmp/bad.trace" -o "$tmp/bad.json"
+if [ -e "$tmp/bad.json" ]; then
+	not_ok "trace dump: no file written on error"
+else
+	ok "trace dump: no file written on error"
+fi
+echo "$ev" | sed 's/ peer=-1//' >"$tmp/bad.trace"
+expect 1 'ubfab_complete without field "peer"' \
+	"trace dump: a missing field exits 1" \
+	"$ubctl" trace dump -i "$tmp/bad.trace" -o -
+printf 'a\nb\n' >"$tmp/bad.trace"
+expect 1 "no ubfab event in 2 lines" "trace dump: no ubfab event exits 1" \
+	"$ubctl" trace dump -i "$tmp/bad.trace" -o -
+printf 'x\0y' >"$tmp/bad.trace"
+expect 1 "binary data" "trace dump: binary input exits 1" \
+	"$ubctl" trace dump -i "$tmp/bad.trace" -o -
+expect 1 "$tmp/none: No such file or directory" \
+	"trace dump: a missing input exits 1" \
+	"$ubctl" trace dump -i "$tmp/none" -o -
+expect 2 "missing COMMAND" "trace record without COMMAND exits 2" \
+	"$ubctl" trace record -o "$tmp/x.json"
+expect 2 "-b: not a buffer size" "trace record -b 0 exits 2" \
+	"$ubctl" trace record -b 0 -- true
+expect 2 'unexpected argument "x"' "trace dump takes no arguments" \
+	"$ubctl" trace dump x
+expect_out "trace help" "ubctl trace record [-o FILE]" "$ubctl" trace help
 
 # The library: install, exported symbols, pkg-config
 
