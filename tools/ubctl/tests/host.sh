@@ -7,8 +7,9 @@
 # text, JSON and DOT (laid out by dot(1) where graphviz is installed)
 # against a stand-in libubfab with a made-up fabric (and
 # what the set, reset and monitor commands ask of it and print), the
-# JSON writer, trace dump's timelines, the ABI of the library and of its
-# ffi library (abidiff),
+# JSON writer, trace dump's timelines (and tools/trace/view.html drawing
+# one in a headless Chromium, where installed), the ABI of the library and
+# of its ffi library (abidiff),
 # and its install,
 # exported symbols and pkg-config file. Prints KTAP; exits nonzero if a
 # check failed.
@@ -807,7 +808,8 @@ fi
 # trace: the timeline of a trace recorded in the test VM (by
 # timeline_test's workload: tools/trace/tests/sample.trace, and the file
 # "ubctl trace record" wrote of it there, sample.json), converted here
-# without the module (tracks named "eid N"), and the conversion's errors
+# without the module (tracks named "eid N"), the conversion's errors, and
+# tools/trace/view.html drawing it in a headless Chromium where installed
 
 samples=$root/tools/trace/tests
 # the events of a timeline, its entities' and links' names left out
@@ -886,6 +888,37 @@ expect 2 "-b: not a buffer size" "trace record -b 0 exits 2" \
 expect 2 'unexpected argument "x"' "trace dump takes no arguments" \
 	"$ubctl" trace dump x
 expect_out "trace help" "ubctl trace record [-o FILE]" "$ubctl" trace help
+
+# view.html: the page with sample.json inside, its DOM once drawn
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -n "$chromium" ]; then
+	awk -v f="$samples/sample.json" '
+	/<script id="trace" type="application\/json"><\/script>/ {
+		printf "<script id=\"trace\" type=\"application/json\">"
+		while ((getline l < f) > 0)
+			print l
+		print "</script>"
+		next
+	}
+	{ print }' "$root/tools/trace/view.html" >"$tmp/view.html"
+	run timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$tmp/chromium" --dump-dom "file://$tmp/view.html"
+	# 2 queues and 20 links; 4 entries and 28 link holds; 1 flow
+	if [ "$rc" -eq 0 ] &&
+	   grep -q 'data-tracks="22" data-slices="32" data-flows="1"' "$tmp/out" &&
+	   [ "$(grep -o 'class="track"' "$tmp/out" | wc -l)" -eq 22 ] &&
+	   [ "$(grep -o 'class="slice"' "$tmp/out" | wc -l)" -eq 32 ] &&
+	   [ "$(grep -o 'class="flow"' "$tmp/out" | wc -l)" -eq 1 ] &&
+	   grep -q '>L2 7 -&gt; node 1<' "$tmp/out"; then
+		ok "view.html in headless Chromium: 22 tracks, 32 slices, 1 flow"
+	else
+		not_ok "view.html in headless Chromium: 22 tracks, 32 slices, 1 flow" \
+			"exit $rc" "$(grep -o 'id="summary"[^<]*' "$tmp/out")" \
+			"stderr: $(tail -c 300 "$tmp/err")"
+	fi
+else
+	skip "view.html in headless Chromium" "chromium not installed"
+fi
 
 # The library: install, exported symbols, pkg-config
 
