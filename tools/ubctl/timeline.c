@@ -58,6 +58,7 @@ struct tl_link {
 	uint32_t l2;
 	uint32_t bytes;
 	uint32_t track;		/* index in the tracks, once sorted */
+	uint32_t lane;		/* of the track: 0 unless holds overlap */
 	char op[TL_NAME_MAX];
 };
 
@@ -72,13 +73,26 @@ struct tl_stamp {
 	uint32_t owner;
 };
 
-/* A link that carried something: one track. */
+/*
+ * A link that carried something: one track, of more than one lane (each
+ * a Chrome thread, @tid and on) where holds overlap: the model lets a
+ * transfer earlier than a link's busy period pass it by.
+ */
 struct tl_track {
 	uint32_t plane;
 	uint32_t kind;
 	uint32_t where;
 	uint32_t l2;
 	uint32_t tid;
+	uint32_t lanes;
+};
+
+/* A hold to put in a lane: its track, times and index in the links. */
+struct tl_hold {
+	uint32_t track;
+	uint64_t start_ps;
+	uint64_t end_ps;
+	size_t link;
 };
 
 /* A flow arrow from the slice of op @from to that of op @to. */
@@ -364,13 +378,15 @@ static struct tl_track tl_track_of(const struct tl_link *l)
 	};
 }
 
-/* One track per link that carried something; each link gets its track. */
+/*
+ * One track per link that carried something, sorted; each link gets its
+ * track (tl_lanes() numbers them).
+ */
 static int tl_tracks(struct tl *t)
 {
 	struct tl_link *l = t->links.items;
 	struct tl_track *tr, key;
 	size_t i, n = 0;
-	uint32_t tid = 0;
 
 	for (i = 0; i < t->links.n; i++) {
 		key = tl_track_of(&l[i]);
@@ -381,13 +397,8 @@ static int tl_tracks(struct tl *t)
 	if (t->tracks.n)
 		qsort(tr, t->tracks.n, sizeof(key), tl_track_cmp);
 	for (i = 0; i < t->tracks.n; i++) {
-		if (n && !tl_track_cmp(&tr[n - 1], &tr[i]))
-			continue;
-		/* numbered from 1 in each plane */
-		if (n && tr[i].plane != tr[n - 1].plane)
-			tid = 0;
-		tr[n] = tr[i];
-		tr[n++].tid = ++tid;
+		if (!n || tl_track_cmp(&tr[n - 1], &tr[i]))
+			tr[n++] = tr[i];
 	}
 	t->tracks.n = n;
 	for (i = 0; i < t->links.n; i++) {
@@ -395,6 +406,68 @@ static int tl_tracks(struct tl *t)
 		l[i].track = (struct tl_track *)bsearch(&key, tr, n, sizeof(key),
 							tl_track_cmp) - tr;
 	}
+	return 0;
+}
+
+static int tl_hold_cmp(const void *a, const void *b)
+{
+	const struct tl_hold *x = a, *y = b;
+
+	if (x->track != y->track)
+		return x->track < y->track ? -1 : 1;
+	if (x->start_ps != y->start_ps)
+		return x->start_ps < y->start_ps ? -1 : 1;
+	return x->link < y->link ? -1 : x->link > y->link;
+}
+
+/*
+ * Chrome nests the slices of a thread: holds of a link that overlap go
+ * to lanes of their own, each hold to the first lane free at its start.
+ * Then the tracks get their threads: numbered from 1 in each plane, a
+ * track's lanes one after the other.
+ */
+static int tl_lanes(struct tl *t)
+{
+	struct tl_track *tr = t->tracks.items;
+	struct tl_link *l = t->links.items;
+	struct tl_hold *h = calloc(t->links.n + 1, sizeof(*h));
+	uint64_t *end = calloc(t->links.n + 1, sizeof(*end));
+	size_t i, k, first = 0, lanes = 0;
+	uint32_t tid = 0;
+
+	if (!h || !end) {
+		free(h);
+		free(end);
+		return ubctl_error("out of memory");
+	}
+	for (i = 0; i < t->links.n; i++)
+		h[i] = (struct tl_hold){
+			.track = l[i].track, .start_ps = l[i].start_ps,
+			.end_ps = l[i].start_ps + l[i].dur_ps, .link = i,
+		};
+	qsort(h, t->links.n, sizeof(*h), tl_hold_cmp);
+	for (i = 0; i < t->links.n; i++) {
+		if (!i || h[i].track != h[first].track) {
+			first = i;
+			lanes = 0;
+		}
+		for (k = 0; k < lanes && end[k] > h[i].start_ps; k++)
+			;
+		if (k == lanes)
+			lanes++;
+		end[k] = h[i].end_ps;
+		l[h[i].link].lane = k;
+		if (tr[h[i].track].lanes < lanes)
+			tr[h[i].track].lanes = lanes;
+	}
+	for (i = 0; i < t->tracks.n; i++) {
+		if (i && tr[i].plane != tr[i - 1].plane)
+			tid = 0;
+		tr[i].tid = tid + 1;
+		tid += tr[i].lanes;
+	}
+	free(h);
+	free(end);
 	return 0;
 }
 
@@ -558,8 +631,16 @@ static void tl_write_meta(const struct tl *t, struct json *j)
 			tl_meta(j, "process_name", TL_PLANE_PID + tr[i].plane,
 				0, name);
 		}
-		tl_meta(j, "thread_name", TL_PLANE_PID + tr[i].plane,
-			tr[i].tid, tl_link_name(t, &tr[i], name, sizeof(name)));
+		for (k = 0; k < tr[i].lanes; k++) {
+			/* "npu3 tx", then "npu3 tx (2)" and on */
+			tl_link_name(t, &tr[i], name, sizeof(name));
+			if (k)
+				snprintf(name + strlen(name),
+					 sizeof(name) - strlen(name), " (%zu)",
+					 k + 1);
+			tl_meta(j, "thread_name", TL_PLANE_PID + tr[i].plane,
+				tr[i].tid + k, name);
+		}
 	}
 }
 
@@ -614,7 +695,7 @@ static void tl_write_link(const struct tl *t, struct json *j,
 	json_string(j, "cat", "link");
 	json_string(j, "name", l->op);
 	json_uint(j, "pid", TL_PLANE_PID + l->plane);
-	json_uint(j, "tid", k->tid);
+	json_uint(j, "tid", k->tid + l->lane);
 	tl_us(j, "ts", start);
 	tl_us(j, "dur", end - start);
 	json_object_begin(j, "args");
@@ -746,7 +827,7 @@ int ubctl_timeline(char *text, size_t len, const char *src,
 		code = ubctl_error("%s: no ubfab event in %zu lines: not a trace of ubfab events",
 				   src, other);
 	if (!code)
-		code = tl_tracks(&t) ?: tl_flows(&t);
+		code = tl_tracks(&t) ?: tl_lanes(&t) ?: tl_flows(&t);
 	if (!code) {
 		tl_write(&t, out, command);
 		*sum = (struct ubctl_timeline_sum){
