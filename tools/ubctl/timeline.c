@@ -87,13 +87,6 @@ struct tl_track {
 	uint32_t lanes;
 };
 
-/* A hold to put in a lane: its track, times and index in the links. */
-struct tl_hold {
-	uint32_t track;
-	uint64_t start_ps;
-	uint64_t end_ps;
-	size_t link;
-};
 
 /* A flow arrow from the slice of op @from to that of op @to. */
 struct tl_flow {
@@ -354,19 +347,33 @@ static int tl_line(struct tl *t, char *l, size_t *used)
 	return 0;
 }
 
+/* A sort key of three numbers for item @i of ops, stamps or links. */
+struct tl_key {
+	uint64_t a, b, c;
+	size_t i;
+};
+
+static int tl_key_cmp(const void *x, const void *y)
+{
+	const struct tl_key *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	if (p->b != q->b)
+		return p->b < q->b ? -1 : 1;
+	if (p->c != q->c)
+		return p->c < q->c ? -1 : 1;
+	return 0;
+}
+
+/* Tracks in order: by plane, kind, where, L2 switch. */
 static int tl_track_cmp(const void *a, const void *b)
 {
 	const struct tl_track *x = a, *y = b;
+	struct tl_key p = { x->plane, (uint64_t)x->kind << 32 | x->where, x->l2, 0 };
+	struct tl_key q = { y->plane, (uint64_t)y->kind << 32 | y->where, y->l2, 0 };
 
-	if (x->plane != y->plane)
-		return x->plane < y->plane ? -1 : 1;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	if (x->where != y->where)
-		return x->where < y->where ? -1 : 1;
-	if (x->l2 != y->l2)
-		return x->l2 < y->l2 ? -1 : 1;
-	return 0;
+	return tl_key_cmp(&p, &q);
 }
 
 /* A port's link has no L2 switch: the same track whatever l2 says. */
@@ -409,17 +416,6 @@ static int tl_tracks(struct tl *t)
 	return 0;
 }
 
-static int tl_hold_cmp(const void *a, const void *b)
-{
-	const struct tl_hold *x = a, *y = b;
-
-	if (x->track != y->track)
-		return x->track < y->track ? -1 : 1;
-	if (x->start_ps != y->start_ps)
-		return x->start_ps < y->start_ps ? -1 : 1;
-	return x->link < y->link ? -1 : x->link > y->link;
-}
-
 /*
  * Chrome nests the slices of a thread: holds of a link that overlap go
  * to lanes of their own, each hold to the first lane free at its start.
@@ -430,7 +426,7 @@ static int tl_lanes(struct tl *t)
 {
 	struct tl_track *tr = t->tracks.items;
 	struct tl_link *l = t->links.items;
-	struct tl_hold *h = calloc(t->links.n + 1, sizeof(*h));
+	struct tl_key *h = calloc(t->links.n + 1, sizeof(*h));
 	uint64_t *end = calloc(t->links.n + 1, sizeof(*end));
 	size_t i, k, first = 0, lanes = 0;
 	uint32_t tid = 0;
@@ -440,25 +436,23 @@ static int tl_lanes(struct tl *t)
 		free(end);
 		return ubctl_error("out of memory");
 	}
+	/* the holds by track and start */
 	for (i = 0; i < t->links.n; i++)
-		h[i] = (struct tl_hold){
-			.track = l[i].track, .start_ps = l[i].start_ps,
-			.end_ps = l[i].start_ps + l[i].dur_ps, .link = i,
-		};
-	qsort(h, t->links.n, sizeof(*h), tl_hold_cmp);
+		h[i] = (struct tl_key){ l[i].track, l[i].start_ps, i, i };
+	qsort(h, t->links.n, sizeof(*h), tl_key_cmp);
 	for (i = 0; i < t->links.n; i++) {
-		if (!i || h[i].track != h[first].track) {
+		if (!i || h[i].a != h[first].a) {
 			first = i;
 			lanes = 0;
 		}
-		for (k = 0; k < lanes && end[k] > h[i].start_ps; k++)
+		for (k = 0; k < lanes && end[k] > h[i].b; k++)
 			;
 		if (k == lanes)
 			lanes++;
-		end[k] = h[i].end_ps;
-		l[h[i].link].lane = k;
-		if (tr[h[i].track].lanes < lanes)
-			tr[h[i].track].lanes = lanes;
+		end[k] = h[i].b + l[h[i].i].dur_ps;
+		l[h[i].i].lane = k;
+		if (tr[h[i].a].lanes < lanes)
+			tr[h[i].a].lanes = lanes;
 	}
 	for (i = 0; i < t->tracks.n; i++) {
 		if (i && tr[i].plane != tr[i - 1].plane)
@@ -471,25 +465,82 @@ static int tl_lanes(struct tl *t)
 	return 0;
 }
 
-/*
- * The op at or after line @from (else the last one before it) of queue
- * @qid of entity @eid with @user_data: the entry that stamped a word
- * (its complete comes after its stamp). SIZE_MAX if none.
- */
-static size_t tl_writer(const struct tl *t, const struct tl_stamp *s)
+/* The index of the first of @n sorted keys not below (@a, @b, @c). */
+static size_t tl_key_find(const struct tl_key *k, size_t n, uint64_t a,
+			  uint64_t b, uint64_t c)
 {
+	struct tl_key want = { a, b, c, 0 };
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (tl_key_cmp(&k[mid], &want) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The last key before (@a, @b, @c) if it has @a and @b: the last item
+ * with them before @c. Its item, or SIZE_MAX.
+ */
+static size_t tl_key_last(const struct tl_key *k, size_t n, uint64_t a,
+			  uint64_t b, uint64_t c)
+{
+	size_t i = tl_key_find(k, n, a, b, c);
+
+	return i && k[i - 1].a == a && k[i - 1].b == b ? k[i - 1].i : SIZE_MAX;
+}
+
+/*
+ * The keys the flows are found by: @q, the ops by queue and line; @s,
+ * the stamps by owner, stamp and line; @r, the EVENT_RECORDs by entity,
+ * end and index. Each array has room for all the ops or stamps.
+ */
+static void tl_keys(const struct tl *t, struct tl_key *q, struct tl_key *s,
+		    struct tl_key *r, size_t *nr)
+{
+	const struct tl_stamp *st = t->stamps.items;
 	const struct tl_op *o = t->ops.items;
-	size_t i, best = SIZE_MAX;
+	size_t i;
 
 	for (i = 0; i < t->ops.n; i++) {
-		if (o[i].eid != s->eid || o[i].qid != s->qid ||
-		    o[i].user_data != s->user_data)
-			continue;
-		if (o[i].line > s->line)
-			return i;
-		best = i;
+		q[i] = (struct tl_key){ (uint64_t)o[i].eid << 32 | o[i].qid,
+					o[i].line, 0, i };
+		if (!strcmp(o[i].op, "EVENT_RECORD"))
+			r[(*nr)++] = (struct tl_key){ o[i].eid, o[i].end_ns, i,
+						      i };
 	}
-	return best;
+	for (i = 0; i < t->stamps.n; i++)
+		s[i] = (struct tl_key){ st[i].owner, st[i].stamp_ns,
+					st[i].line, i };
+	qsort(q, t->ops.n, sizeof(*q), tl_key_cmp);
+	qsort(s, t->stamps.n, sizeof(*s), tl_key_cmp);
+	qsort(r, *nr, sizeof(*r), tl_key_cmp);
+}
+
+/*
+ * The entry that stamped @s: the next one its queue completed after the
+ * stamp (the stamp fires while the entry runs), if that is the
+ * WRITE_NOTIFY or ATOMIC of its user_data; else SIZE_MAX (a stamp of
+ * UBFAB_IOCTL_QUEUE_STAMP, or the entry's complete not recorded).
+ */
+static size_t tl_writer(const struct tl *t, const struct tl_key *q,
+			const struct tl_stamp *s)
+{
+	const struct tl_op *o = t->ops.items;
+	uint64_t a = (uint64_t)s->eid << 32 | s->qid;
+	size_t i = tl_key_find(q, t->ops.n, a, s->line + 1, 0);
+
+	if (i == t->ops.n || q[i].a != a)
+		return SIZE_MAX;
+	i = q[i].i;
+	if (o[i].user_data != s->user_data ||
+	    (strcmp(o[i].op, "WRITE_NOTIFY") && strcmp(o[i].op, "ATOMIC")))
+		return SIZE_MAX;
+	return i;
 }
 
 /*
@@ -500,33 +551,41 @@ static size_t tl_writer(const struct tl *t, const struct tl_stamp *s)
  */
 static int tl_flows(struct tl *t)
 {
-	const struct tl_stamp *s = t->stamps.items;
+	const struct tl_stamp *st = t->stamps.items;
 	const struct tl_op *o = t->ops.items;
+	struct tl_key *q, *s, *r;
 	struct tl_flow f;
-	size_t i, j;
+	size_t i, j, nr = 0;
+	int code = 0;
 
-	for (i = 0; i < t->ops.n; i++) {
+	q = calloc(t->ops.n + 1, sizeof(*q));
+	r = calloc(t->ops.n + 1, sizeof(*r));
+	s = calloc(t->stamps.n + 1, sizeof(*s));
+	if (!q || !r || !s)
+		code = ubctl_error("out of memory");
+	else
+		tl_keys(t, q, s, r, &nr);
+	for (i = 0; !code && i < t->ops.n; i++) {
+		if (!strcmp(o[i].status, "FLUSHED"))
+			continue;
 		f = (struct tl_flow){ .from = SIZE_MAX, .to = i };
 		if (!strcmp(o[i].op, "WAIT_VALUE")) {
-			for (j = 0; j < t->stamps.n && s[j].line < o[i].line; j++)
-				if (s[j].owner == o[i].eid &&
-				    s[j].stamp_ns == o[i].after_ns &&
-				    s[j].user_data)
-					f.stamp = &s[j];
-			if (f.stamp)
-				f.from = tl_writer(t, f.stamp);
+			j = tl_key_last(s, t->stamps.n, o[i].eid, o[i].after_ns,
+					o[i].line);
+			if (j != SIZE_MAX) {
+				f.stamp = &st[j];
+				f.from = tl_writer(t, q, f.stamp);
+			}
 		} else if (!strcmp(o[i].op, "EVENT_WAIT")) {
-			for (j = 0; j < i; j++)
-				if (o[j].eid == o[i].eid &&
-				    !strcmp(o[j].op, "EVENT_RECORD") &&
-				    o[j].end_ns == o[i].after_ns)
-					f.from = j;
+			f.from = tl_key_last(r, nr, o[i].eid, o[i].after_ns, i);
 		}
-		if (f.from != SIZE_MAX && strcmp(o[i].status, "FLUSHED") &&
-		    tl_push(&t->flows, &f))
-			return UBCTL_EXIT_FAIL;
+		if (f.from != SIZE_MAX)
+			code = tl_push(&t->flows, &f);
 	}
-	return 0;
+	free(q);
+	free(r);
+	free(s);
+	return code;
 }
 
 /* Modeled nanoseconds as Chrome's microseconds, to the nanosecond. */

@@ -859,6 +859,27 @@ expect_out "trace dump: the flow from the EVENT_RECORD to the EVENT_WAIT" \
 	cat "$tmp/e.json"
 expect_out "trace dump: lost events in otherData" '"lost_events": 5' \
 	cat "$tmp/e.json"
+# flag words: a WRITE_NOTIFY of user_data 0 is a writer; a stamp its
+# queue's next entry did not make (UBFAB_IOCTL_QUEUE_STAMP) is none
+pre=" prog-1 [000] ..... 1.0:"
+cq="status=OK peer=-1 bytes=0 planes=0x0 host_ns=1"
+{
+	echo "$pre ubfab_stamp: eid=1 qid=0 user_data=0x0 owner=2 addr=0x8 stamp_ns=50"
+	echo "$pre ubfab_complete: eid=1 qid=0 op=NOP user_data=0x0 $cq model_start_ns=0 model_end_ns=60 after_ns=0"
+	echo "$pre ubfab_complete: eid=2 qid=0 op=WAIT_VALUE user_data=0x0 $cq model_start_ns=0 model_end_ns=50 after_ns=50"
+	echo "$pre ubfab_stamp: eid=1 qid=0 user_data=0x0 owner=2 addr=0x8 stamp_ns=90"
+	echo "$pre ubfab_complete: eid=1 qid=0 op=WRITE_NOTIFY user_data=0x0 $cq model_start_ns=60 model_end_ns=100 after_ns=0"
+	echo "$pre ubfab_complete: eid=2 qid=0 op=WAIT_VALUE user_data=0x0 $cq model_start_ns=50 model_end_ns=90 after_ns=90"
+} >"$tmp/flag.trace"
+run "$ubctl" trace dump -i "$tmp/flag.trace" -o -
+if [ "$rc" -eq 0 ] && [ "$(grep -c '"ph": "s"' "$tmp/out")" -eq 1 ] &&
+   grep -q '"ph": "s", .*"pid": 2, "tid": 0, "ts": 0.090, .*"stamp_ns": 90' "$tmp/out" &&
+   grep -q '"ph": "f", .*"pid": 3, "tid": 0, "ts": 0.089}' "$tmp/out"; then
+	ok "trace dump: a flow from the writer of a flag only"
+else
+	not_ok "trace dump: a flow from the writer of a flag only" "exit $rc" \
+		"$(grep '"ph": "[sf]"' "$tmp/out")"
+fi
 # holds of one link that overlap (the model lets an earlier transfer pass
 # a busy period by): a lane each, as Chrome nests a thread's slices
 for span in 0:2000000 1000000:2000000 2500000:1000; do
