@@ -13,8 +13,9 @@
  * queue's track with its modeled start and end (ts, dur, args), opcode,
  * bytes, peer and status; "link" slices on every plane the WRITE took:
  * npu1's tx port, node 0's L1 up and an L2 down to node 1; the tracks'
- * names; one flow from the
- * WRITE_NOTIFY's slice to the WAIT_VALUE's. Skips where tracefs has no
+ * names; one flow from the WRITE_NOTIFY's slice to the WAIT_VALUE's.
+ * Then that record exits with COMMAND's status, SIGTERM passed on to it,
+ * and leaves no tracefs instance behind. Skips where tracefs has no
  * ubfab events or ubctl is not in $PATH. With UBFAB_TIMELINE_OUT set,
  * the timeline is written there and kept.
  */
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -600,6 +602,69 @@ TEST_F_TIMEOUT(timeline, record, 120)
 	snprintf(dump, sizeof(dump), "%zu", evs->n);
 	TH_LOG("timeline of %s events checked", dump);
 	jv_free(&doc);
+}
+
+/*
+ * Run "ubctl trace record -o OUT -- @cmd..." (sending it SIGTERM after
+ * @term_ms if not 0); its exit status, or -1 if it was not in $PATH.
+ */
+static int record(struct __test_metadata *_metadata, const char *out,
+		  int term_ms, const char *const *cmd)
+{
+	const char *argv[16] = { "ubctl", "trace", "record", "-o", out, "--" };
+	char inst[96];
+	int status, n = 6;
+	pid_t pid;
+
+	while (*cmd && n < 15)
+		argv[n++] = *cmd++;
+	pid = fork();
+	if (!pid) {
+		execvp(argv[0], (char **)argv);
+		_exit(127);
+	}
+	if (pid < 0)
+		return -2;
+	if (term_ms) {
+		usleep(term_ms * 1000);
+		kill(pid, SIGTERM);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -2;
+	/* its tracefs instance is gone */
+	snprintf(inst, sizeof(inst), TRACEFS "/instances/ubctl-%d", (int)pid);
+	EXPECT_NE(0, access(inst, F_OK));
+	return WEXITSTATUS(status) == 127 && access(out, F_OK) ? -1 :
+	       WEXITSTATUS(status);
+}
+
+/*
+ * record exits with COMMAND's status, writing the timeline all the same:
+ * 3 from "exit 3"; 127 for a COMMAND it cannot run; 128 + 15 for one that
+ * SIGTERM, passed on by ubctl, ended. Nothing ran: no slices.
+ */
+TEST_F_TIMEOUT(timeline, status, 120)
+{
+	static const char *const exit3[] = { "sh", "-c", "exit 3", NULL };
+	static const char *const none[] = { "/nonexistent/cmd", NULL };
+	static const char *const sleep[] = { "sleep", "100", NULL };
+	char *text;
+	int rc;
+
+	rc = record(_metadata, self->out, 0, exit3);
+	if (rc == -1)
+		SKIP(return, "no ubctl in $PATH");
+	EXPECT_EQ(3, rc);
+	text = slurp(self->out);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, "\"traceEvents\": ["));
+	EXPECT_EQ(NULL, strstr(text, "\"ph\": \"X\""));
+	free(text);
+	EXPECT_EQ(127, record(_metadata, self->out, 0, none));
+	EXPECT_EQ(0, access(self->out, F_OK));
+	unlink(self->out);
+	EXPECT_EQ(128 + SIGTERM, record(_metadata, self->out, 1000, sleep));
+	EXPECT_EQ(0, access(self->out, F_OK));
 }
 
 TEST_HARNESS_MAIN

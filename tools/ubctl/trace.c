@@ -246,25 +246,40 @@ static char *command_line(int argc, char **argv)
 	return s;
 }
 
+/* COMMAND while it runs, for forward_signal() */
+static volatile pid_t record_child;
+
+static void forward_signal(int sig)
+{
+	if (record_child > 0)
+		kill(record_child, sig);
+}
+
 /*
  * Run COMMAND and wait for it, with SIGINT and SIGQUIT ignored here (as
- * time(1) does: ^C ends the command, then the trace is written). Returns
- * its exit status as a shell gives it (128 + N if killed by signal N,
- * 127 if it could not be run).
+ * time(1) does: ^C ends the command, then the trace is written) and
+ * SIGTERM and SIGHUP passed on to it (the trace is written then too).
+ * Returns its wait status (exit status 127 if it could not be run).
  */
 static int run_command(char **argv)
 {
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	struct sigaction act[ARRAY_SIZE(sigs)], old[ARRAY_SIZE(sigs)];
 	int status, err;
+	size_t i;
 	pid_t pid;
 
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
+	for (i = 0; i < ARRAY_SIZE(sigs); i++) {
+		act[i] = (struct sigaction){
+			.sa_handler = i < 2 ? SIG_IGN : forward_signal,
+		};
+		sigaction(sigs[i], &act[i], &old[i]);
+	}
 	fflush(NULL);
 	pid = fork();
 	if (!pid) {
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGQUIT, &old_quit, NULL);
+		for (i = 0; i < ARRAY_SIZE(sigs); i++)
+			sigaction(sigs[i], &old[i], NULL);
 		execvp(argv[0], argv);
 		err = errno;
 		ubctl_error("%s: %s", argv[0], strerror(err));
@@ -274,13 +289,28 @@ static int run_command(char **argv)
 		ubctl_error("fork: %s", strerror(errno));
 		status = 127 << 8;
 	} else {
+		record_child = pid;
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
+		record_child = 0;
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	if (WIFSIGNALED(status))
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &old[i], NULL);
+	return status;
+}
+
+/*
+ * Say how COMMAND @name ended (its wait status @status); its exit status
+ * as a shell gives it: 128 + N if signal N killed it.
+ */
+static int command_status(const char *name, int status)
+{
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "ubctl: %s killed by signal %d (%s)\n", name,
+			WTERMSIG(status), strsignal(WTERMSIG(status)));
 		return 128 + WTERMSIG(status);
+	}
+	fprintf(stderr, "ubctl: %s exited %d\n", name, WEXITSTATUS(status));
 	return WEXITSTATUS(status);
 }
 
@@ -288,7 +318,7 @@ int trace_record(struct ubctl *u, int argc, char **argv)
 {
 	struct trace_opts o = { .out = TRACE_OUT, .buf_kb = TRACE_BUF_KB };
 	struct ubctl_vec ents = { .size = sizeof(struct ubfab_entity_info) };
-	char inst[128], val[32], *text = NULL, *cmd = NULL;
+	char inst[128], path[160], val[32], *text = NULL, *cmd = NULL;
 	const char *fs;
 	int n, code, status;
 	size_t len;
@@ -320,21 +350,17 @@ int trace_record(struct ubctl *u, int argc, char **argv)
 	status = run_command(argv);
 	code = tracefs_write(inst, "tracing_on", "0") ?:
 	       tracefs_write(inst, "events/ubfab/enable", "0");
-	if (!code) {
-		snprintf(val, sizeof(val), "/trace");
-		strncat(inst, val, sizeof(inst) - strlen(inst) - 1);
-		code = read_path(inst, &text, &len);
-		inst[strlen(inst) - strlen(val)] = '\0';
-	}
+	snprintf(path, sizeof(path), "%s/trace", inst);
+	if (!code)
+		code = read_path(path, &text, &len);
 	if (!code) {
 		load_names(u, &ents);	/* if COMMAND loaded the module */
 		cmd = command_line(argc, argv);
-		code = convert(text, len, "trace", &ents, cmd, o.out);
+		code = convert(text, len, path, &ents, cmd, o.out);
 	}
-	if (!code) {
-		fprintf(stderr, "ubctl: %s exited %d\n", argv[0], status);
-		code = status;
-	}
+	/* COMMAND's status, unless the timeline failed */
+	status = command_status(argv[0], status);
+	code = code ?: status;
 out:
 	if (rmdir(inst))
 		ubctl_error("%s: %s", inst, strerror(errno));
