@@ -178,20 +178,27 @@ struct trace_opts {
 	unsigned long long buf_kb;
 };
 
+/* The options of record and of dump. */
+static const struct option record_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "buffer-size", required_argument, NULL, 'b' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct option dump_options[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "output", required_argument, NULL, 'o' },
+	{ NULL, 0, NULL, 0 },
+};
+
 /*
- * Parse the options of a trace command, @optstring of "i:o:b:"; argv[-1]
- * is the command's name. Returns the number of arguments used, or -1
- * after a usage error.
+ * Parse the options of a trace command: @optstring and @options, those
+ * of record or of dump; argv[-1] is the command's name. Returns the
+ * number of arguments used, or -1 after a usage error.
  */
 static int trace_options(int argc, char **argv, const char *optstring,
-			 struct trace_opts *o)
+			 const struct option *options, struct trace_opts *o)
 {
-	static const struct option options[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "buffer-size", required_argument, NULL, 'b' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int opt;
 
 	optind = 0;	/* glibc: start over, on the command's arguments */
@@ -323,7 +330,7 @@ int trace_record(struct ubctl *u, int argc, char **argv)
 	int n, code, status;
 	size_t len;
 
-	n = trace_options(argc, argv, "+:o:b:", &o);
+	n = trace_options(argc, argv, "+:o:b:", record_options, &o);
 	if (n < 0)
 		return UBCTL_EXIT_USAGE;
 	argc -= n;
@@ -379,7 +386,7 @@ int trace_dump(struct ubctl *u, int argc, char **argv)
 	size_t len;
 	int n, code;
 
-	n = trace_options(argc, argv, "+:i:o:", &o);
+	n = trace_options(argc, argv, "+:i:o:", dump_options, &o);
 	if (n < 0)
 		return UBCTL_EXIT_USAGE;
 	code = ubctl_no_more_args(argc - n, argv + n);

@@ -924,6 +924,10 @@ expect 2 "-b: not a buffer size" "trace record -b 0 exits 2" \
 	"$ubctl" trace record -b 0 -- true
 expect 2 'unexpected argument "x"' "trace dump takes no arguments" \
 	"$ubctl" trace dump x
+expect 2 "unknown option '--input'" "trace record has no --input" \
+	"$ubctl" trace record --input x -- true
+expect 0 "/dev/null: 4 entries" "trace dump --input= --output=" \
+	"$ubctl" trace dump --input="$samples/sample.trace" --output=/dev/null
 expect_out "trace help" "ubctl trace record [-o FILE]" "$ubctl" trace help
 
 # view.html: the page with sample.json inside, its DOM once drawn
