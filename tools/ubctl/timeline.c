@@ -9,7 +9,8 @@
  * or the EVENT_RECORD to the wait each satisfied (ubfab_stamp and the
  * waits' after_ns). Lines that are not ubfab events, and ubfab events it
  * has no use for, are skipped; a used event with a field missing or
- * malformed is an error naming its line. Documentation/tracing.rst,
+ * malformed, or text without any ubfab event, is an error naming the
+ * line or the input. Documentation/tracing.rst,
  * "Timelines", describes the document.
  */
 #include <errno.h>
@@ -321,8 +322,11 @@ static void tl_split(struct tl *t, char *p)
 	}
 }
 
-/* One line of the trace (ended by '\0'). Exit code. */
-static int tl_line(struct tl *t, char *l, size_t *used)
+/*
+ * One line of the trace (ended by '\0'); *@seen counts the ubfab events.
+ * Exit code.
+ */
+static int tl_line(struct tl *t, char *l, size_t *seen)
 {
 	const char *lost = strstr(l, "[LOST ");
 	char *name, *colon;
@@ -335,13 +339,13 @@ static int tl_line(struct tl *t, char *l, size_t *used)
 	name = tl_event_name(l);
 	if (!name)
 		return 0;
+	(*seen)++;
 	colon = strchr(name, ':');
 	*colon = '\0';
 	for (i = 0; i < ARRAY_SIZE(tl_events); i++) {
 		if (strcmp(name, tl_events[i].name))
 			continue;
 		tl_split(t, colon + 1);
-		(*used)++;
 		return tl_events[i].parse(t);
 	}
 	return 0;
@@ -866,7 +870,7 @@ int ubctl_timeline(char *text, size_t len, const char *src,
 		.tracks = { .size = sizeof(struct tl_track) },
 		.flows = { .size = sizeof(struct tl_flow) },
 	};
-	size_t used = 0, other = 0;
+	size_t seen = 0, other = 0;
 	char *l, *end;
 	int code = 0;
 
@@ -880,11 +884,14 @@ int ubctl_timeline(char *text, size_t len, const char *src,
 		t.lineno++;
 		if (*l && *l != '#')
 			other++;
-		code = tl_line(&t, l, &used);
+		code = tl_line(&t, l, &seen);
 	}
-	if (!code && !used && other)
+	if (!code && !seen && other)
 		code = ubctl_error("%s: no ubfab event in %zu lines: not a trace of ubfab events",
 				   src, other);
+	if (!code && seen && !t.ops.n && !t.links.n)
+		fprintf(stderr, "ubctl: %s: %zu ubfab events but no ubfab_complete, ubfab_flush or ubfab_link: were they enabled?\n",
+			src, seen);
 	if (!code)
 		code = tl_tracks(&t) ?: tl_lanes(&t) ?: tl_flows(&t);
 	if (!code) {

@@ -912,6 +912,10 @@ expect 1 'ubfab_complete without field "peer"' \
 printf 'a\nb\n' >"$tmp/bad.trace"
 expect 1 "no ubfab event in 2 lines" "trace dump: no ubfab event exits 1" \
 	"$ubctl" trace dump -i "$tmp/bad.trace" -o -
+grep 'ubfab_submit\|ubfab_start' "$samples/sample.trace" >"$tmp/start.trace"
+expect 0 "but no ubfab_complete, ubfab_flush or ubfab_link: were they enabled?" \
+	"trace dump: only events it has no use for: an empty timeline, said" \
+	"$ubctl" trace dump -i "$tmp/start.trace" -o /dev/null
 printf 'x\0y' >"$tmp/bad.trace"
 expect 1 "binary data" "trace dump: binary input exits 1" \
 	"$ubctl" trace dump -i "$tmp/bad.trace" -o -
