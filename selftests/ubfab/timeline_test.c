@@ -19,6 +19,7 @@
  * ubfab events or ubctl is not in $PATH. With UBFAB_TIMELINE_OUT set,
  * the timeline is written there and kept.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -604,12 +605,37 @@ TEST_F_TIMEOUT(timeline, record, 120)
 	jv_free(&doc);
 }
 
+/* Whether a child of @parent runs "sleep" (has exec'd it). */
+static bool sleeping_child(pid_t parent)
+{
+	char path[300], stat[256], *p;
+	bool found = false;
+	struct dirent *d;
+	DIR *dir;
+	int ppid;
+
+	dir = opendir("/proc");
+	while (dir && !found && (d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/%s/stat", d->d_name);
+		if (read_text(path, stat, sizeof(stat)))
+			continue;
+		/* "PID (COMM) STATE PPID ..." */
+		p = strrchr(stat, ')');
+		found = p && sscanf(p + 1, " %*c %d", &ppid) == 1 &&
+			ppid == parent && strstr(stat, "(sleep)");
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
 /*
- * Run "ubctl trace record -o OUT -- @cmd..." (sending it SIGTERM after
- * @term_ms if not 0); its exit status, or -1 if it was not in $PATH.
+ * Run "ubctl trace record -o OUT -- @cmd..." (sending it SIGTERM once
+ * @cmd, a sleep, runs, if @term); its exit status, or -1 if it was not in
+ * $PATH.
  */
 static int record(struct __test_metadata *_metadata, const char *out,
-		  int term_ms, const char *const *cmd)
+		  bool term, const char *const *cmd)
 {
 	const char *argv[16] = { "ubctl", "trace", "record", "-o", out, "--" };
 	char inst[96];
@@ -625,8 +651,11 @@ static int record(struct __test_metadata *_metadata, const char *out,
 	}
 	if (pid < 0)
 		return -2;
-	if (term_ms) {
-		usleep(term_ms * 1000);
+	if (term) {
+		int64_t end = now_ms() + WAIT_MS;
+
+		while (!sleeping_child(pid) && now_ms() < end)
+			usleep(10000);
 		kill(pid, SIGTERM);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
@@ -651,7 +680,7 @@ TEST_F_TIMEOUT(timeline, status, 120)
 	char *text;
 	int rc;
 
-	rc = record(_metadata, self->out, 0, exit3);
+	rc = record(_metadata, self->out, false, exit3);
 	if (rc == -1)
 		SKIP(return, "no ubctl in $PATH");
 	EXPECT_EQ(3, rc);
@@ -660,10 +689,10 @@ TEST_F_TIMEOUT(timeline, status, 120)
 	EXPECT_NE(NULL, strstr(text, "\"traceEvents\": ["));
 	EXPECT_EQ(NULL, strstr(text, "\"ph\": \"X\""));
 	free(text);
-	EXPECT_EQ(127, record(_metadata, self->out, 0, none));
+	EXPECT_EQ(127, record(_metadata, self->out, false, none));
 	EXPECT_EQ(0, access(self->out, F_OK));
 	unlink(self->out);
-	EXPECT_EQ(128 + SIGTERM, record(_metadata, self->out, 1000, sleep));
+	EXPECT_EQ(128 + SIGTERM, record(_metadata, self->out, true, sleep));
 	EXPECT_EQ(0, access(self->out, F_OK));
 }
 
