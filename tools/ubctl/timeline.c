@@ -106,6 +106,8 @@ struct tl_flow {
  * @tracks: struct tl_track, sorted by plane, kind, where, l2
  * @flows: struct tl_flow
  * @lost: events the trace says it lost ("[LOST N EVENTS]")
+ * @odd_links: ubfab_link events of a link kind it does not know, with
+ *	the first such kind in @odd_kind
  * @lineno: the line being read
  * @key: @n fields of the line being read, with @val their values
  */
@@ -114,6 +116,8 @@ struct tl {
 	const struct ubctl_vec *ents;
 	struct ubctl_vec ops, links, stamps, tracks, flows;
 	uint64_t lost;
+	size_t odd_links;
+	char odd_kind[TL_NAME_MAX];
 	size_t lineno;
 	size_t n;
 	char *key[TL_FIELDS_MAX];
@@ -253,10 +257,15 @@ static int tl_link(struct tl *t)
 	       tl_u64(t, ev, "dur_ps", UINT64_MAX / 2, &l.dur_ps);
 	if (code)
 		return code;
+	if (!kind || !*kind || strlen(kind) >= TL_NAME_MAX)
+		return tl_bad(t, ev, "link", kind);
 	for (l.kind = 0; l.kind < ARRAY_SIZE(link_kinds); l.kind++)
-		if (kind && !strcmp(kind, link_kinds[l.kind]))
+		if (!strcmp(kind, link_kinds[l.kind]))
 			return tl_push(&t->links, &l);
-	return tl_bad(t, ev, "link", kind);
+	/* a kind of a newer module: skipped, and said */
+	if (!t->odd_links++)
+		strcpy(t->odd_kind, kind);
+	return 0;
 }
 
 static int tl_stamp(struct tl *t)
@@ -889,6 +898,9 @@ int ubctl_timeline(char *text, size_t len, const char *src,
 	if (!code && !seen && other)
 		code = ubctl_error("%s: no ubfab event in %zu lines: not a trace of ubfab events",
 				   src, other);
+	if (!code && t.odd_links)
+		fprintf(stderr, "ubctl: %s: %zu ubfab_link events of link kinds it does not know (\"%s\"...) left out\n",
+			src, t.odd_links, t.odd_kind);
 	if (!code && seen && !t.ops.n && !t.links.n)
 		fprintf(stderr, "ubctl: %s: %zu ubfab events but no ubfab_complete, ubfab_flush or ubfab_link: were they enabled?\n",
 			src, seen);

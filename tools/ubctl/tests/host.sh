@@ -912,6 +912,10 @@ expect 1 'ubfab_complete without field "peer"' \
 printf 'a\nb\n' >"$tmp/bad.trace"
 expect 1 "no ubfab event in 2 lines" "trace dump: no ubfab event exits 1" \
 	"$ubctl" trace dump -i "$tmp/bad.trace" -o -
+sed 's/link=l1-up/link=dma/' "$samples/sample.trace" >"$tmp/kind.trace"
+expect 0 'ubfab_link events of link kinds it does not know ("dma"...) left out' \
+	"trace dump: holds of a link kind it does not know left out, said" \
+	"$ubctl" trace dump -i "$tmp/kind.trace" -o /dev/null
 grep 'ubfab_submit\|ubfab_start' "$samples/sample.trace" >"$tmp/start.trace"
 expect 0 "but no ubfab_complete, ubfab_flush or ubfab_link: were they enabled?" \
 	"trace dump: only events it has no use for: an empty timeline, said" \
