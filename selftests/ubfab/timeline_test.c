@@ -677,23 +677,27 @@ TEST_F_TIMEOUT(timeline, status, 120)
 	static const char *const exit3[] = { "sh", "-c", "exit 3", NULL };
 	static const char *const none[] = { "/nonexistent/cmd", NULL };
 	static const char *const sleep[] = { "sleep", "100", NULL };
-	char *text;
+	char out[160], *text;
 	int rc;
 
-	rc = record(_metadata, self->out, false, exit3);
+	/* not UBFAB_TIMELINE_OUT: that keeps the timeline of "record" */
+	snprintf(out, sizeof(out), "%s/status.json", self->dir);
+
+	rc = record(_metadata, out, false, exit3);
 	if (rc == -1)
 		SKIP(return, "no ubctl in $PATH");
 	EXPECT_EQ(3, rc);
-	text = slurp(self->out);
+	text = slurp(out);
 	ASSERT_NE(NULL, text);
 	EXPECT_NE(NULL, strstr(text, "\"traceEvents\": ["));
 	EXPECT_EQ(NULL, strstr(text, "\"ph\": \"X\""));
 	free(text);
-	EXPECT_EQ(127, record(_metadata, self->out, false, none));
-	EXPECT_EQ(0, access(self->out, F_OK));
-	unlink(self->out);
-	EXPECT_EQ(128 + SIGTERM, record(_metadata, self->out, true, sleep));
-	EXPECT_EQ(0, access(self->out, F_OK));
+	EXPECT_EQ(127, record(_metadata, out, false, none));
+	EXPECT_EQ(0, access(out, F_OK));
+	unlink(out);
+	EXPECT_EQ(128 + SIGTERM, record(_metadata, out, true, sleep));
+	EXPECT_EQ(0, access(out, F_OK));
+	unlink(out);
 }
 
 TEST_HARNESS_MAIN
