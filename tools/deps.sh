@@ -52,6 +52,7 @@ PACKAGES=(
 	qemu-system-x86 busybox-static cpio	# the test VM and its initramfs
 	jq					# make bench-compare's table
 	graphviz				# host.sh lays out ubctl -f dot's graphs
+	chromium				# host.sh draws a timeline headless
 	kmod xz-utils zstd			# depmod for the VM; unpacking kernels
 	bc flex bison libelf-dev libssl-dev pahole # building a debug kernel
 )

@@ -634,8 +634,11 @@ monitor_run() {
 	env LD_LIBRARY_PATH="$helpers/fake" "$ubctl" "$@" monitor \
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
+	# Its handlers are in place once it prints: a signal before that
+	# would kill it, or be lost (a background job ignores SIGINT). A
+	# loaded machine may take long to get there: a minute at most.
 	i=0
-	while [ "$(wc -l <"$tmp/out")" -lt 6 ] && [ $i -lt 100 ]; do
+	while [ "$(wc -l <"$tmp/out")" -lt 6 ] && [ $i -lt 600 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
