@@ -207,7 +207,7 @@ static const uint8_t nl_cmd_ops[] = {
 	UBFAB_CMD_FABRIC_GET, UBFAB_CMD_ENTITY_GET, UBFAB_CMD_PORT_GET,
 	UBFAB_CMD_PLANE_GET, UBFAB_CMD_SEG_GET, UBFAB_CMD_ENTITY_RESET,
 	UBFAB_CMD_PORT_SET, UBFAB_CMD_PLANE_SET, UBFAB_CMD_MODEL_GET,
-	UBFAB_CMD_MODEL_SET,
+	UBFAB_CMD_MODEL_SET, UBFAB_CMD_QUEUE_GET, UBFAB_CMD_LINK_GET,
 };
 
 static bool cmd_has_op(uint8_t cmd)
@@ -225,7 +225,8 @@ static bool cmd_is_set(uint8_t cmd)
 /* Which commands have a do and a dump, and how many objects a do returns. */
 static bool cmd_has_do(uint8_t cmd)
 {
-	return cmd != UBFAB_CMD_SEG_GET && cmd_has_op(cmd);
+	return cmd != UBFAB_CMD_SEG_GET && cmd != UBFAB_CMD_QUEUE_GET &&
+	       cmd != UBFAB_CMD_LINK_GET && cmd_has_op(cmd);
 }
 
 static bool cmd_has_dump(uint8_t cmd)
@@ -350,10 +351,18 @@ static void gen_valid(struct rng *r, const struct fuzz_model *m,
 		attr_u32(b, UBFAB_A_PLANE_ID, ms->target.plane);
 		break;
 	case UBFAB_CMD_SEG_GET:
+	case UBFAB_CMD_QUEUE_GET:
 		if (rng_chance(r, 50))
 			break;
+		/* UBFAB_A_SEG_EID and UBFAB_A_QUEUE_EID are both 1 */
 		ms->target.eid = valid_eid(r, m);
 		attr_u32(b, UBFAB_A_SEG_EID, ms->target.eid);
+		break;
+	case UBFAB_CMD_LINK_GET:
+		if (rng_chance(r, 50))
+			break;
+		ms->target.plane = rng_below(r, m->fabric.planes);
+		attr_u32(b, UBFAB_A_LINK_PLANE, ms->target.plane);
 		break;
 	case UBFAB_CMD_ENTITY_RESET:
 		ms->target.eid = valid_eid(r, m);
@@ -486,6 +495,10 @@ static uint16_t policy_max(uint8_t cmd)
 		return UBFAB_A_PLANE_STATE;
 	case UBFAB_CMD_SEG_GET:
 		return UBFAB_A_SEG_EID;
+	case UBFAB_CMD_QUEUE_GET:
+		return UBFAB_A_QUEUE_EID;
+	case UBFAB_CMD_LINK_GET:
+		return UBFAB_A_LINK_PLANE;
 	case UBFAB_CMD_MODEL_SET:
 		return UBFAB_A_MODEL_PARAM;
 	default:
@@ -502,7 +515,8 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 	static const uint8_t with_attrs[] = {
 		UBFAB_CMD_ENTITY_GET, UBFAB_CMD_PORT_GET, UBFAB_CMD_PLANE_GET,
 		UBFAB_CMD_SEG_GET, UBFAB_CMD_ENTITY_RESET, UBFAB_CMD_PORT_SET,
-		UBFAB_CMD_PLANE_SET, UBFAB_CMD_MODEL_SET,
+		UBFAB_CMD_PLANE_SET, UBFAB_CMD_QUEUE_GET, UBFAB_CMD_LINK_GET,
+		UBFAB_CMD_MODEL_SET,
 	};
 	uint8_t cmd = rng_pick(r, nl_cmd_ops);
 	char name[40];
@@ -532,14 +546,17 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 		ms->err = ENODEV;
 		break;
 	case D_NO_DUMP_ENTITY:
-		cmd = rng_chance(r, 50) ? UBFAB_CMD_PORT_GET :
-					  UBFAB_CMD_SEG_GET;
+		cmd = rng_pick(r, ((const uint8_t[]){ UBFAB_CMD_PORT_GET,
+			UBFAB_CMD_SEG_GET, UBFAB_CMD_QUEUE_GET }));
 		flags |= NLM_F_DUMP;
 		ms->err = ENODEV;
 		break;
 	case D_NO_PLANE:
-		cmd = rng_chance(r, 70) ? UBFAB_CMD_PLANE_GET :
-					  UBFAB_CMD_PLANE_SET;
+		cmd = rng_pick(r, ((const uint8_t[]){ UBFAB_CMD_PLANE_GET,
+			UBFAB_CMD_PLANE_GET, UBFAB_CMD_PLANE_SET,
+			UBFAB_CMD_LINK_GET }));
+		if (cmd == UBFAB_CMD_LINK_GET)
+			flags |= NLM_F_DUMP;
 		ms->err = ENODEV;
 		break;
 	case D_MISSING:
@@ -594,7 +611,8 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 			UBFAB_CMD_PORT_SET, UBFAB_CMD_PLANE_SET,
 			UBFAB_CMD_PORT_NTF, UBFAB_CMD_PLANE_NTF,
 			UBFAB_CMD_ENTITY_RESET_NTF, UBFAB_CMD_MODEL_GET,
-			UBFAB_CMD_MODEL_SET, UBFAB_CMD_MODEL_NTF }));
+			UBFAB_CMD_MODEL_SET, UBFAB_CMD_MODEL_NTF,
+			UBFAB_CMD_QUEUE_GET, UBFAB_CMD_LINK_GET }));
 		if (cmd_has_do(cmd))
 			flags |= NLM_F_DUMP;
 		ms->err = EOPNOTSUPP;
@@ -651,7 +669,7 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 		break;
 	case D_NO_PORT_ENTITY:
 	case D_NO_DUMP_ENTITY:
-		/* UBFAB_A_PORT_EID and UBFAB_A_SEG_EID are both 1. */
+		/* UBFAB_A_PORT_EID, _SEG_EID and _QUEUE_EID are all 1. */
 		v = m->nr_entities + rng_below(r, 3);
 		attr_u32(b, UBFAB_A_PORT_EID, rng_chance(r, 50) ? v :
 					      UINT32_MAX);
@@ -668,6 +686,7 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 			attr_u32(b, UBFAB_A_PORT_STATE, any_state(r));
 		break;
 	case D_NO_PLANE:
+		/* UBFAB_A_PLANE_ID and UBFAB_A_LINK_PLANE are both 1. */
 		attr_u32(b, UBFAB_A_PLANE_ID, m->fabric.planes +
 			 rng_below(r, 2) * (UINT32_MAX - m->fabric.planes));
 		if (cmd == UBFAB_CMD_PLANE_SET)
@@ -1225,6 +1244,86 @@ static bool check_seg(struct worker *w, const void *data, size_t len,
 	return true;
 }
 
+static bool check_queue(struct worker *w, const void *data, size_t len,
+			struct object *o)
+{
+	const struct nlattr *tb[UBFAB_A_QUEUE_MAX + 1];
+	uint32_t flags = 0, sq = 0, cq = 0, v = 0;
+	uint64_t v64 = 0;
+
+	if (!parse(w, data, len, tb, UBFAB_A_QUEUE_MAX) ||
+	    !get_u32(w, tb[UBFAB_A_QUEUE_EID], "EID", &o->eid) ||
+	    !get_u32(w, tb[UBFAB_A_QUEUE_ID], "queue id", &o->plane) ||
+	    !get_u32(w, tb[UBFAB_A_QUEUE_PID], "pid", &v) ||
+	    !get_u32(w, tb[UBFAB_A_QUEUE_FLAGS], "flags", &flags) ||
+	    !get_u32(w, tb[UBFAB_A_QUEUE_SQ_ENTRIES], "SQ entries", &sq) ||
+	    !get_u32(w, tb[UBFAB_A_QUEUE_CQ_ENTRIES], "CQ entries", &cq))
+		return false;
+	if (!tb[UBFAB_A_QUEUE_CLOCK_NS] || !tb[UBFAB_A_QUEUE_ENTRIES] ||
+	    !check_u64(w, tb[UBFAB_A_QUEUE_CLOCK_NS], &v64) ||
+	    !check_u64(w, tb[UBFAB_A_QUEUE_ENTRIES], &v64))
+		return fuzz_fail(w, "queue without clock or entries");
+	if (o->eid >= w->model->nr_entities || flags & ~UBFAB_QUEUE_FLAGS ||
+	    !sq || sq & (sq - 1) || sq > UBFAB_QUEUE_MAX_ENTRIES ||
+	    !cq || cq & (cq - 1) || cq > UBFAB_QUEUE_MAX_CQ_ENTRIES)
+		return fuzz_fail(w, "queue %u/%u: flags %#x, SQ %u, CQ %u",
+				 o->eid, o->plane, flags, sq, cq);
+	/* Dumped by entity, then number. */
+	o->pos = (uint64_t)o->eid << 32 | o->plane;
+	return true;
+}
+
+/* Links a link dump reports per plane: ports both ways, then L1-L2. */
+static uint64_t links_per_plane(const struct fuzz_model *m)
+{
+	return 2 * (uint64_t)m->nr_entities +
+	       2 * (uint64_t)m->fabric.nodes * m->fabric.l2_per_plane;
+}
+
+static bool check_link(struct worker *w, const void *data, size_t len,
+		       struct object *o)
+{
+	const struct fuzz_model *m = w->model;
+	const struct nlattr *tb[UBFAB_A_LINK_MAX + 1];
+	uint32_t kind = 0, node = 0, l2 = 0;
+	uint64_t busy = 0, v64 = 0;
+
+	if (!parse(w, data, len, tb, UBFAB_A_LINK_MAX) ||
+	    !get_u32(w, tb[UBFAB_A_LINK_PLANE], "plane", &o->plane) ||
+	    !get_u32(w, tb[UBFAB_A_LINK_KIND], "kind", &kind))
+		return false;
+	if (!tb[UBFAB_A_LINK_BYTES] || !tb[UBFAB_A_LINK_BUSY_PS] ||
+	    !tb[UBFAB_A_LINK_IDLE_PS] || !tb[UBFAB_A_LINK_END_PS] ||
+	    !check_u64(w, tb[UBFAB_A_LINK_BYTES], &v64) ||
+	    !check_u64(w, tb[UBFAB_A_LINK_BUSY_PS], &busy) ||
+	    !check_u64(w, tb[UBFAB_A_LINK_IDLE_PS], &v64) ||
+	    !check_u64(w, tb[UBFAB_A_LINK_END_PS], &v64))
+		return fuzz_fail(w, "link without its counters");
+	if (o->plane >= m->fabric.planes || kind > UBFAB_LINK_L2_DOWN)
+		return fuzz_fail(w, "link of plane %u, kind %u", o->plane, kind);
+	o->pos = o->plane * links_per_plane(m);
+	if (kind <= UBFAB_LINK_PORT_RX) {
+		if (tb[UBFAB_A_LINK_NODE] || tb[UBFAB_A_LINK_L2] ||
+		    !get_u32(w, tb[UBFAB_A_LINK_EID], "EID", &o->eid))
+			return fuzz_fail(w, "port link without its entity alone");
+		if (o->eid >= m->nr_entities)
+			return fuzz_fail(w, "port link of EID %u", o->eid);
+		o->pos += 2 * o->eid + (kind == UBFAB_LINK_PORT_RX);
+		return true;
+	}
+	if (tb[UBFAB_A_LINK_EID] ||
+	    !get_u32(w, tb[UBFAB_A_LINK_NODE], "node", &node) ||
+	    !get_u32(w, tb[UBFAB_A_LINK_L2], "L2", &l2))
+		return fuzz_fail(w, "switch link without node and L2 alone");
+	if (node >= m->fabric.nodes || l2 >= m->fabric.l2_per_plane)
+		return fuzz_fail(w, "switch link of node %u, L2 %u", node, l2);
+	o->eid = UINT32_MAX;
+	o->pos += 2 * (uint64_t)m->nr_entities +
+		  2 * ((uint64_t)node * m->fabric.l2_per_plane + l2) +
+		  (kind == UBFAB_LINK_L2_DOWN);
+	return true;
+}
+
 /*
  * The i-th parameter nest of a model reply: parameter i of the model as
  * loaded (the kernel's table: name, unit, range and default), its value
@@ -1317,6 +1416,10 @@ static bool check_object(struct worker *w, uint8_t cmd, const void *data,
 		return check_plane(w, data, len, o);
 	case UBFAB_CMD_SEG_GET:
 		return check_seg(w, data, len, o);
+	case UBFAB_CMD_QUEUE_GET:
+		return check_queue(w, data, len, o);
+	case UBFAB_CMD_LINK_GET:
+		return check_link(w, data, len, o);
 	case UBFAB_CMD_MODEL_GET:
 		o->pos = 0;
 		return check_model(w, data, len);
@@ -1345,10 +1448,18 @@ static void dump_range(const struct fuzz_model *m, const struct nl_msgspec *ms,
 		}
 		break;
 	case UBFAB_CMD_SEG_GET:
+	case UBFAB_CMD_QUEUE_GET:
 		*end = (uint64_t)m->nr_entities << 32;
 		if (ms->target.eid != UINT32_MAX) {
 			*first = (uint64_t)ms->target.eid << 32;
 			*end = *first + (1ULL << 32);
+		}
+		break;
+	case UBFAB_CMD_LINK_GET:
+		*end = m->fabric.planes * links_per_plane(m);
+		if (ms->target.plane != UINT32_MAX) {
+			*first = ms->target.plane * links_per_plane(m);
+			*end = *first + links_per_plane(m);
 		}
 		break;
 	default:
@@ -1458,7 +1569,8 @@ static bool check_message(struct worker *w, const struct slot *s,
 			dump_range(w->model, t->ms, &first, &end);
 			if (o.pos < t->next || o.pos < first || o.pos >= end ||
 			    (t->ms->expect == NLX_OK && o.pos != t->next &&
-			     t->ms->cmd != UBFAB_CMD_SEG_GET))
+			     t->ms->cmd != UBFAB_CMD_SEG_GET &&
+			     t->ms->cmd != UBFAB_CMD_QUEUE_GET))
 				return fuzz_fail(w, "dump item at %llu, expected %llu",
 						 (unsigned long long)o.pos,
 						 (unsigned long long)t->next);
@@ -1660,7 +1772,9 @@ static bool check_answer(struct worker *w, const struct track *t,
 			return fuzz_fail(w, "seq %u: %u replies to a do",
 					 ms->seq, t->objects);
 		dump_range(w->model, ms, &first, &end);
-		if (ms->dump && t->next != end && ms->cmd != UBFAB_CMD_SEG_GET)
+		/* all of a dump but of segments and queues, which come and go */
+		if (ms->dump && t->next != end && ms->cmd != UBFAB_CMD_SEG_GET &&
+		    ms->cmd != UBFAB_CMD_QUEUE_GET)
 			return fuzz_fail(w, "seq %u: dump ended at %llu of %llu",
 					 ms->seq, (unsigned long long)t->next,
 					 (unsigned long long)end);
