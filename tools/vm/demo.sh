@@ -6,8 +6,8 @@
 # work: /x/demo_scenario's table of modeled latency, bandwidth, incast
 # and plane-down figures and the bytes per plane, and /x/ubbench's
 # latency of single WRITEs. It sends tools/vm/demo_run.sh the inputs of
-# the charts: ubbench's JSON, and the links' counters after the scenario
-# where ubctl has `stats link`. Then what loading the
+# the charts: the links' counters after the scenario (ubctl -j stats
+# link) and ubbench's JSON. Then what loading the
 # module cost, from what tools/vm/init recorded around insmod in
 # /run/ubvm/: insmod's wall time and the kernel memory it took (slab,
 # vmalloc, per-CPU, module image, the slab caches that grew most). Then
@@ -42,9 +42,8 @@ send() {
 
 echo "=== The fabric at work: /x/demo_scenario"
 /x/demo_scenario
-if ubctl -j stats link >/tmp/links.json 2>/dev/null; then
-	send stats-link /tmp/links.json
-fi
+ubctl -j stats link >/tmp/links.json
+send stats-link /tmp/links.json
 echo
 
 echo "=== Latency of single WRITEs on npu1's queues: /x/ubbench queue lat"
