@@ -123,6 +123,9 @@ def inputs(d):
     dump("stats1.json", {"horizon_ps": 2000,
                          "links": [x for x in links if x["plane"] == 1]})
     dump("zero.json", {"horizon_ps": 0, "links": links})
+    nol2 = [dict(x) for x in links]
+    del nol2[5]["l2"]
+    dump("nol2.json", {"horizon_ps": 2000, "links": nol2})
 
     fig = {"median": 1.2, "samples": [1.2, 1.3]}
     lat = {"unit": "us", "bytes": 8, "ops": 5,
@@ -293,6 +296,9 @@ def main():
         ("no l1-up or l2-down links of plane 5",
          "heatmap of a plane not there",
          "heatmap", "--plane", "5", p("stats.json")),
+        (f"{p('nol2.json')}: links[5]: a l1-up link without l2",
+         "heatmap of a switch link without l2",
+         "heatmap", "--plane", "0", p("nol2.json")),
         ("horizon_ps is 0", "heatmap over no modeled time",
          "heatmap", "--plane", "0", p("zero.json")),
         ("not ubbench's JSON", "cdf of a trace", "cdf", p("trace.json")),
