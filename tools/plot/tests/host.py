@@ -112,20 +112,26 @@ def inputs(d):
         {"ph": "X", "cat": "link", "args": {
             "kind": "port-tx", "plane": 0, "bytes": 8, "start_ns": 5}}]})
 
+    # Busy (n + j) / 8 of the time, plane 1 a tenth more; node 0 up to
+    # L2 0 was never held.
     links = [{"plane": p, "kind": k, "node": n, "l2": j,
-              "bytes": 1000 * (n + j), "busy_ps": 250 * (n + j) + 100 * p}
+              "bytes": 1000 * (n + j), "busy_ps": 250 * (n + j) + 100 * p,
+              "idle_ps": 2000 - 250 * (n + j) - 100 * p}
              for p in (0, 1) for k in ("l1-up", "l2-down")
              for n in range(4) for j in range(3)]
+    links[0]["idle_ps"] = 0
     links += [{"plane": p, "kind": k, "eid": 3, "entity": "npu3",
-               "bytes": 10, "busy_ps": 10}
+               "bytes": 10, "busy_ps": 10, "idle_ps": 0}
               for p in (0, 1) for k in ("port-tx", "port-rx")]
     dump("stats.json", {"horizon_ps": 2000, "links": links})
     dump("stats1.json", {"horizon_ps": 2000,
                          "links": [x for x in links if x["plane"] == 1]})
-    dump("zero.json", {"horizon_ps": 0, "links": links})
     nol2 = [dict(x) for x in links]
     del nol2[5]["l2"]
     dump("nol2.json", {"horizon_ps": 2000, "links": nol2})
+    noidle = [dict(x) for x in links]
+    del noidle[7]["idle_ps"]
+    dump("noidle.json", {"horizon_ps": 2000, "links": noidle})
 
     fig = {"median": 1.2, "samples": [1.2, 1.3]}
     lat = {"unit": "us", "bytes": 8, "ops": 5,
@@ -178,6 +184,17 @@ def load_ubplot(path):
         importlib.util.spec_from_loader("ubplot", loader))
     loader.exec_module(module)
     return module
+
+
+def utilization(ubplot, stats):
+    """None if plane 0's links are busy (node + l2) / 8 of their time and
+    node 0's link up to L2 0, never held, 0; else what differs."""
+    plane, util = ubplot.plane_links(ubplot.load(stats), stats, 0)
+    want = {k: {(n, j): (n + j) / 8 for n in range(4) for j in range(3)}
+            for k in ("l1-up", "l2-down")}
+    if plane != 0 or util != want:
+        return f"plane {plane}: {util}, want {want}"
+    return None
 
 
 def bandwidth_arithmetic(ubplot, trace):
@@ -270,12 +287,16 @@ def main():
     r = run("bandwidth", p("trace.json"), "-o", p("bw.png"))
     t.check("the same input gives the same PNG", first is not None and
             r.returncode == 0 and read(p("bw.png")) == first)
-    try:
-        why = bandwidth_arithmetic(load_ubplot(ubplot), p("trace.json"))
-    except Exception as e:  # whatever breaks in ubplot is a failure
-        why = f"{type(e).__name__}: {e}"
-    t.check("bandwidth: each slice's bytes spread over its time, in GB/s",
-            why is None, str(why))
+    for desc, check, path in (
+            ("bandwidth: each slice's bytes spread over its time, in GB/s",
+             bandwidth_arithmetic, p("trace.json")),
+            ("heatmap: utilization is busy over busy + idle",
+             utilization, p("stats.json"))):
+        try:
+            why = check(load_ubplot(ubplot), path)
+        except Exception as e:  # whatever breaks in ubplot is a failure
+            why = f"{type(e).__name__}: {e}"
+        t.check(desc, why is None, str(why))
 
     # Bad input: exit 1 and what stderr says
     x = p("x.png")
@@ -299,8 +320,9 @@ def main():
         (f"{p('nol2.json')}: links[5]: a l1-up link without l2",
          "heatmap of a switch link without l2",
          "heatmap", "--plane", "0", p("nol2.json")),
-        ("horizon_ps is 0", "heatmap over no modeled time",
-         "heatmap", "--plane", "0", p("zero.json")),
+        (f"{p('noidle.json')}: links[7]: a l1-up link without idle_ps",
+         "heatmap of a switch link without idle_ps (an older ubctl)",
+         "heatmap", "--plane", "0", p("noidle.json")),
         ("not ubbench's JSON", "cdf of a trace", "cdf", p("trace.json")),
         ("queue.latency.polling has no lat_ns",
          "cdf of a JSON without lat_ns", "cdf", p("old.json")),
