@@ -202,7 +202,7 @@ def bandwidth_arithmetic(ubplot, trace):
     that cut slices getting their share of each; else what differs."""
     import numpy as np
 
-    planes = ubplot.plane_slices(ubplot.load(trace), trace)
+    planes = ubplot.plane_slices(ubplot.load(trace), trace, "port-tx")
     if sorted(planes) != [0, 1]:
         return f"planes {sorted(planes)}, want [0, 1]"
     for edges, plane, want in (([0, 1000, 2000], 0, [1, 3]),
@@ -276,6 +276,9 @@ def main():
           "bandwidth", p("trace.json"))
     chart("bandwidth of a trace as SVG", p("bw.svg"),
           "bandwidth", p("trace.json"))
+    chart("bandwidth received (port-rx) of a real trace as PNG",
+          p("bwrx.png"), "bandwidth", "--kind", "port-rx",
+          os.path.join(ROOT, "tools/trace/tests/sample.json"))
     chart("heatmap of plane 1 as PNG", p("hm.png"),
           "heatmap", "--plane", "1", p("stats.json"))
     chart("heatmap of the only plane as SVG", p("hm.svg"),
