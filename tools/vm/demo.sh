@@ -6,8 +6,9 @@
 # work: /x/demo_scenario's table of modeled latency, bandwidth, incast
 # and plane-down figures and the bytes per plane, and /x/ubbench's
 # latency of single WRITEs. It sends tools/vm/demo_run.sh the inputs of
-# the charts: the links' counters after the scenario (ubctl -j stats
-# link) and ubbench's JSON. Then what loading the
+# the charts: the scenario's timeline (ubctl trace record), the links'
+# counters after it (ubctl -j stats link) and ubbench's JSON. Then what
+# loading the
 # module cost, from what tools/vm/init recorded around insmod in
 # /run/ubvm/: insmod's wall time and the kernel memory it took (slab,
 # vmalloc, per-CPU, module image, the slab caches that grew most). Then
@@ -41,7 +42,8 @@ send() {
 }
 
 echo "=== The fabric at work: /x/demo_scenario"
-/x/demo_scenario
+ubctl trace record -o /tmp/trace.json -- /x/demo_scenario
+send trace /tmp/trace.json
 ubctl -j stats link >/tmp/links.json
 send stats-link /tmp/links.json
 echo

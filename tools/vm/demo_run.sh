@@ -5,9 +5,11 @@
 # ubfab.ko profile=cm384 and runs tools/vm/demo.sh in it, passes what it
 # prints through (ubvm's messages in their place among its lines), keeps
 # the JSON files it sends in the output directory and draws the charts of
-# them with tools/plot/ubplot (Documentation/plots.rst): the heat map of
-# plane 0's switch links after the scenario and the latency CDF of
-# ubbench queue lat. Says where the charts are.
+# them with tools/plot/ubplot (Documentation/plots.rst): the bandwidth of
+# each plane over the scenario's modeled time (sent and received at the
+# ports), the heat map of plane 0's
+# switch links after it and the latency CDF of ubbench queue lat. Says
+# where the charts are.
 
 set -euo pipefail
 
@@ -68,6 +70,8 @@ chart() {
 
 echo
 echo "=== Charts (tools/plot/ubplot; Documentation/plots.rst reads them)"
+chart bandwidth-sent trace bandwidth --kind port-tx
+chart bandwidth-received trace bandwidth --kind port-rx
 chart links-plane0 stats-link heatmap --plane 0
 chart latency-cdf lat cdf
 echo "charts in ${outdir#"$ROOT"/}/: $charts"
