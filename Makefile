@@ -171,11 +171,14 @@ $(DEMO_PROGS): $(BUILD)/tools/vm/%: tools/vm/%.c tools/common/published.h lib
 	$(call step,CC,tools/vm/$*)$(CC) -O2 -g -Wall -Wextra -Iinclude/uapi \
 		-Ilib -Itools/common -o $@ $< -L$(BUILD)/lib -lubfab
 
-demo: lib tools $(DEMO_PROGS)
+# tools/vm/demo_run.sh runs them and ubbench (its latency of single
+# WRITEs) in the VM and writes the charts of what comes back into
+# build/demo/ (tools/plot/ubplot).
+demo: lib tools $(DEMO_PROGS) ubbench
 	@$(MAKE) --no-print-directory modules KVER=$(DEMO_KVER)
-	$(call step,VM,cm384 demo on $(DEMO_KVER))tools/vm/ubvm \
-		-k $(DEMO_KVER) -D -p profile=cm384 -t 300 -x tools/vm/demo.sh \
-		$(addprefix -x ,$(DEMO_PROGS)) -- sh /x/demo.sh
+	$(call step,VM,cm384 demo on $(DEMO_KVER))tools/vm/demo_run.sh \
+		$(DEMO_KVER) $(BUILD)/demo $(DEMO_PROGS) \
+		$(BUILD)/tools/bench/ubbench
 
 # Figures of the memory semantics and the NPU queues, measured in the VM,
 # and the fabric model against the published table (tools/bench/,
@@ -185,10 +188,12 @@ demo: lib tools $(DEMO_PROGS)
 BENCH_KVER ?= 6.12
 BENCH_SCALE_PARAMS := profile=cm384
 
-bench-build: lib
-	@$(MAKE) --no-print-directory modules KVER=$(BENCH_KVER)
+ubbench: lib
 	$(call step,BUILD,ubbench)$(MAKE) $(QUIET_MAKE) -C tools/bench \
 		O=$(BUILD)/tools/bench
+
+bench-build: ubbench
+	@$(MAKE) --no-print-directory modules KVER=$(BENCH_KVER)
 
 bench: bench-build
 	@tools/bench/run.sh -k $(BENCH_KVER) -- $(BENCH_ARGS)
@@ -208,7 +213,7 @@ bench-compare:
 	@tools/bench/compare.sh -k $(BENCH_KVER) -r $(BENCH_ROUNDS) $(BASE) \
 		-- $(BENCH_ARGS)
 
-.PHONY: bench bench-build bench-scale bench-compare
+.PHONY: ubbench bench bench-build bench-scale bench-compare
 
 shell: all
 	tools/vm/ubvm -k $(VM_KERNEL) -s
@@ -230,7 +235,7 @@ help:
 	@echo '               the selftests only after make deps)'
 	@echo '  modules      ubfab.ko for KVER (or KDIR) in build/<release>/kmod'
 	@echo '  modules-all  ubfab.ko for the 6.1 and the 6.12 kernel'
-	@echo '  lib tools selftests   one part, into build/'
+	@echo '  lib tools selftests ubbench   one part, into build/'
 	@echo '  deps         install and cache the dependencies (tools/deps.sh):'
 	@echo '               Debian packages, kernels, kselftest harness'
 	@echo '  lint         checkpatch and sparse (both kernels)'
@@ -241,7 +246,8 @@ help:
 	@echo '  demo         the cm384 fabric in a VM: ubctl topo, a scenario'
 	@echo '               (modeled latency, bandwidth, incast, a plane down,'
 	@echo '               bytes per plane), memory, time, the model'"'"'s'
-	@echo '               memory under load (< 16 MiB?)'
+	@echo '               memory under load (< 16 MiB?), ubbench latency;'
+	@echo '               charts in build/demo/ (tools/plot/ubplot)'
 	@echo '  bench        memory, queue and model benchmarks in a VM'
 	@echo '               (BENCH_KVER=6.12, BENCH_ARGS), then queue scale'
 	@echo '               in a second VM with profile=cm384'

@@ -14,8 +14,8 @@
 # selftests include the fuzzer's fixed-budget run (fuzz_test) and every
 # other *_test that selftests/ubfab/run_all.sh finds.
 #
-# The host tests are tools/ubctl/tests/host.sh and every lib/tests program
-# (one KTAP run each).
+# The host tests are tools/ubctl/tests/host.sh, tools/plot/tests/host.py
+# and every lib/tests program (one KTAP run each).
 #
 # Owns the counting rules: each build, the lint, the netlink spec check and
 # the debug kernel's build count as one test each; a KTAP run counts its
@@ -260,6 +260,10 @@ stock_checks() {
 	else
 		echo "check: no $host: no host tests"
 	fi
+	echo "check: ubplot's host tests (tools/plot/tests/host.py)"
+	rc=0
+	tools/plot/tests/host.py 2>&1 | tee "$tmp/plot" || rc=${PIPESTATUS[0]}
+	count_run "ubplot tests" "$tmp/plot" "$rc"
 	lib_tests
 
 	for series in 6.1 6.12; do

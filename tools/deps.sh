@@ -53,6 +53,7 @@ PACKAGES=(
 	jq					# make bench-compare's table
 	graphviz				# host.sh lays out ubctl -f dot's graphs
 	chromium				# host.sh draws a timeline headless
+	python3-matplotlib			# tools/plot/ubplot's charts
 	kmod xz-utils zstd			# depmod for the VM; unpacking kernels
 	bc flex bison libelf-dev libssl-dev pahole # building a debug kernel
 )

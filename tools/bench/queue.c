@@ -140,6 +140,8 @@ struct queue_bench {
 	struct bw_figures bw[NR_BW_DIRS][NR_BW_BLOCKS];
 	struct rate_figures rate[NR_RATE_BATCHES];
 	struct lat_figures lat[NR_LAT_MODES];
+	/* Each op's latency in the last repetition, ns (for a CDF). */
+	uint64_t lat_ns[NR_LAT_MODES][LAT_OPS];
 	struct cost_figures cost[NR_COST_BATCHES];
 };
 
@@ -477,7 +479,8 @@ static int run_rate(struct bench *b)
 /*
  * LAT_OPS 8-byte WRITEs, one at a time, each timed from before it is
  * posted to when its completion is seen in the CQ: the median and the
- * 99th percentile, in microseconds.
+ * 99th percentile, in microseconds. Each op's latency in ns stays in
+ * qb->lat_ns, so that the last repetition's are there for the JSON.
  */
 static int lat_sample(struct bench *b, const void *arg, double *values)
 {
@@ -488,7 +491,7 @@ static int lat_sample(struct bench *b, const void *arg, double *values)
 	struct job j = region_job(qb, BW_WRITE, 0, LAT_BYTES, RATE_SPAN);
 	static double us[LAT_OPS];
 	unsigned int i;
-	uint64_t t0;
+	uint64_t t0, ns;
 	int err;
 
 	for (i = 0; i < LAT_OPS; i++) {
@@ -496,7 +499,9 @@ static int lat_sample(struct bench *b, const void *arg, double *values)
 		err = pump(q, &j, 1, 1);
 		if (err)
 			return err;
-		us[i] = (now_ns() - t0) / 1e3;
+		ns = now_ns() - t0;
+		qb->lat_ns[mode][i] = ns;
+		us[i] = ns / 1e3;
 	}
 	values[0] = median(us, LAT_OPS);
 	values[1] = percentile(us, LAT_OPS, 99);
@@ -1064,7 +1069,7 @@ static void json_rate(const struct bench *b, struct json *j)
 
 static void json_lat(const struct bench *b, struct json *j)
 {
-	unsigned int i;
+	unsigned int i, k;
 
 	json_break(j);
 	json_object_begin(j, "latency");
@@ -1076,6 +1081,10 @@ static void json_lat(const struct bench *b, struct json *j)
 		json_object_begin(j, lat_keys[i]);
 		json_figure(j, "p50", &b->queue->lat[i].p50, b->iters);
 		json_figure(j, "p99", &b->queue->lat[i].p99, b->iters);
+		json_array_begin(j, "lat_ns");
+		for (k = 0; k < LAT_OPS; k++)
+			json_uint(j, NULL, b->queue->lat_ns[i][k]);
+		json_array_end(j);
 		json_object_end(j);
 	}
 	json_object_end(j);

@@ -30,15 +30,8 @@ bench_vm() {
 	(($# == 0)) || printf -v args ' %q' "$@"
 	"$ROOT/tools/vm/ubvm" -D "${vmopts[@]}" -x "$BENCH" \
 		-x "$ROOT/tools/bench/guest.sh" -- "sh /x/guest.sh$args" |
-		awk -v mark=--ubbench-json-- -v dir="$dir" '
-		$1 == mark {
-			if (out)
-				close(out)
-			out = NF > 1 ? dir "/" $2 ".json" : ""
-			next
-		}
-		out { print > out; next }
-		{ print; fflush() }'
+		awk -v mark=--ubbench-json-- -v dir="$dir" \
+			-f "$ROOT/tools/vm/files.awk"
 	return "${PIPESTATUS[0]}"
 }
 

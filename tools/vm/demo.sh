@@ -4,7 +4,11 @@
 # tools/vm/demo.sh - guest side of `make demo` (busybox sh): shows the
 # fabric ubfab.ko set up (ubctl topo, its first nodes) and the fabric at
 # work: /x/demo_scenario's table of modeled latency, bandwidth, incast
-# and plane-down figures and the bytes per plane. Then what loading the
+# and plane-down figures and the bytes per plane, and /x/ubbench's
+# latency of single WRITEs. It sends tools/vm/demo_run.sh the inputs of
+# the charts: the scenario's timeline (ubctl trace record), the links'
+# counters after it (ubctl -j stats link) and ubbench's JSON. Then what
+# loading the
 # module cost, from what tools/vm/init recorded around insmod in
 # /run/ubvm/: insmod's wall time and the kernel memory it took (slab,
 # vmalloc, per-CPU, module image, the slab caches that grew most). Then
@@ -29,8 +33,26 @@ ubctl topo | awk '/^  node / && ++n > 2 { next } { print }
 	END { if (n > 2) printf "  ... %d nodes in all\n", n }'
 echo
 
+# send NAME FILE: FILE to the host, between a line "--demo-json-- NAME"
+# and a line "--demo-json--" (demo_run.sh keeps it as NAME.json).
+send() {
+	echo "--demo-json-- $1"
+	cat "$2"
+	echo "--demo-json--"
+}
+
 echo "=== The fabric at work: /x/demo_scenario"
-/x/demo_scenario
+ubctl trace record -o /tmp/trace.json -- /x/demo_scenario
+send trace /tmp/trace.json
+ubctl -j stats link >/tmp/links.json
+send stats-link /tmp/links.json
+echo
+
+echo "=== Latency of single WRITEs on npu1's queues: /x/ubbench queue lat"
+/x/ubbench -n 3 --json /tmp/lat.json queue lat >/tmp/lat.txt ||
+	{ cat /tmp/lat.txt; exit 1; }
+sed -n '/^latency:/,$p' /tmp/lat.txt
+send lat /tmp/lat.json
 echo
 
 echo "=== What loading ubfab.ko cost (kernel $(uname -r))"
