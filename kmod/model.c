@@ -437,6 +437,19 @@ void ubfab_model_links_reset(struct ubfab_fabric *fabric)
 }
 
 /*
+ * The L2 switch of plane @pl that transfers from @src to another node's
+ * @dst go through: a fixed hash of the two and the plane, spread over
+ * the switches by its high bits (its low bits would follow @dst's alone).
+ */
+static u32 ubfab_model_l2(const struct ubfab_plane *pl,
+			  const struct ubfab_entity *src,
+			  const struct ubfab_entity *dst)
+{
+	return reciprocal_scale(hash_32(src->eid << 16 ^ dst->eid ^
+					pl->id << 28, 32), pl->nr_l2);
+}
+
+/*
  * Each plane's share of @ex, from @src to @dst, leaving at @t0, in @x,
  * over the links of its path, cut-through: the entity's port into the
  * plane, for another node the L1's uplink to an L2 switch and that
@@ -467,8 +480,7 @@ static u64 ubfab_model_walk(const struct ubfab_entity *ini,
 		t = ubfab_model_sum(t, gap);
 		if (far) {
 			pl = &src->fabric->planes[plane];
-			j = hash_32(src->eid << 16 ^ dst->eid ^ plane << 28, 32) %
-			    pl->nr_l2;
+			j = ubfab_model_l2(pl, src, dst);
 			n = src->loc.node;
 			t = ubfab_model_take(&pl->links[(n * pl->nr_l2 + j) * 2],
 					     t, dur, bytes, dry, ini, ex,

@@ -3162,4 +3162,46 @@ TEST_F(contention, engines_per_die)
 	EXPECT_WITHIN(self->f[3].end, one + ser, 1);
 }
 
+/* The L2 switches of node 0's uplinks that carried bytes, per plane. */
+struct l2_used {
+	uint32_t mask[8];
+};
+
+static int l2_used(const struct ubfab_link_info *l, void *arg)
+{
+	struct l2_used *u = arg;
+
+	if (l->kind == UBFAB_LINK_L1_UP && l->node == 0 && l->bytes &&
+	    l->plane < 8 && l->l2 < 32)
+		u->mask[l->plane] |= 1U << l->l2;
+	return 0;
+}
+
+/*
+ * Flows between nodes spread over the L2 switches: 16 senders of node 0
+ * into one die of node 1 take, on each plane, uplinks to many of its 16
+ * L2 switches (the hash of the two entities and the plane picks one), not
+ * all the same one.
+ */
+TEST_F(contention, l2_spread)
+{
+	struct l2_used u = { 0 };
+	struct ubfab_nl *nl;
+	char name[16];
+	int i, p;
+
+	ASSERT_EQ(0, ubfab_reload(""));
+	for (i = 0; i < 16; i++) {
+		snprintf(name, sizeof(name), "npu%d", i);
+		add_flow(_metadata, self, name, "npu16");
+	}
+	run_flows(_metadata, self, 1, FLOW_LEN);
+	ASSERT_EQ(0, ubfab_nl_open(&nl));
+	ASSERT_EQ(0, ubfab_link_dump(nl, UBFAB_PLANE_ANY, l2_used, &u));
+	ubfab_nl_close(nl);
+	for (p = 0; p < 7; p++)
+		EXPECT_LE(8, __builtin_popcount(u.mask[p]))
+			TH_LOG("plane %d: L2 switches %#x", p, u.mask[p]);
+}
+
 TEST_HARNESS_MAIN
