@@ -274,6 +274,7 @@ static void prep(struct entry *e, unsigned int l, struct ubfab_sqe *sqe)
 	}
 	memset(e, 0, sizeof(*e));
 	e->op = op;
+	w.cur = op;	/* its source data is stored below */
 	e->len = rand_len();
 	e->off = soak_rand(&w.rng) % (LANE_LEN - e->len + 1);
 	v = soak_rand(&w.rng);
@@ -446,6 +447,7 @@ static void resync(const struct entry *e, unsigned int l)
 {
 	uint8_t *sh = w.shadow + l * LANE_LEN;
 
+	w.cur = e->op;
 	switch (e->op) {
 	case SOP_WRITE_NOTIFY:
 		w.notify[l] = *(volatile uint64_t *)(w.amap + NOTIFY_WORD(l));
@@ -668,7 +670,6 @@ int soak_worker(struct soak_shared *sh, unsigned int slot,
 			continue;
 		}
 		w.armed = 1;
-		w.cur = SOP_NOP;
 		pick = soak_rand(&w.rng) % 100;
 		r = 0;
 		if (pick < 8)
