@@ -215,6 +215,28 @@ bench-compare:
 
 .PHONY: ubbench bench bench-build bench-scale bench-compare
 
+# The soak run (tools/soak/, Documentation/testing.rst "Soak"): 64
+# processes with every op and faults for SOAK_MINUTES in the VM of
+# SOAK_KVER (the debug kernel: KASAN, lockdep, kmemleak; it must be built,
+# tools/debug-kernel.sh, or give SOAK_KVER=6.12), then unload, kmemleak
+# and the kernel log. SOAK_ARGS go to the soak program (soak -h).
+SOAK_MINUTES ?= 20
+SOAK_KVER ?= debug
+SOAK_SRCS := $(wildcard tools/soak/*.c) tools/common/json.c
+
+$(BUILD)/tools/soak/soak: $(SOAK_SRCS) tools/soak/soak.h lib
+	@mkdir -p $(dir $@)
+	$(call step,CC,tools/soak/soak)$(CC) -O2 -g -Wall -Wextra \
+		-Iinclude/uapi -Ilib -Itools/common -o $@ $(SOAK_SRCS) \
+		-L$(BUILD)/lib -lubfab
+
+soak: lib tools $(BUILD)/tools/soak/soak
+	@$(MAKE) --no-print-directory modules KVER=$(SOAK_KVER)
+	$(call step,VM,soak for $(SOAK_MINUTES) min on $(SOAK_KVER))tools/soak/run.sh \
+		-k $(SOAK_KVER) -m $(SOAK_MINUTES) $(if $(SOAK_ARGS),-- $(SOAK_ARGS))
+
+.PHONY: soak
+
 shell: all
 	tools/vm/ubvm -k $(VM_KERNEL) -s
 
@@ -254,6 +276,10 @@ help:
 	@echo '  bench-scale  queue scale alone, profile=cm384 (768 queues)'
 	@echo '  bench-compare  the same for the module of BASE=<commit> against'
 	@echo '               this tree'"'"'s, side by side in one VM (BENCH_ROUNDS=3)'
+	@echo '  soak         64 processes, every op, faults (port and plane'
+	@echo '               flaps, entity resets, SIGKILL) for SOAK_MINUTES=20'
+	@echo '               in the debug-kernel VM (SOAK_KVER): payloads, bytes,'
+	@echo '               memory trend, latency drift, kmemleak, kernel log'
 	@echo '  shell        VM shell with the module loaded (for KVER)'
 	@echo '  install      libubfab, libubfab-ffi, headers, ubctl into'
 	@echo '               DESTDIR/PREFIX (uAPI in PREFIX/include/ubfab/linux)'
