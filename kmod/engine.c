@@ -340,7 +340,8 @@ static unsigned int ubfab_engine_burst(struct ubfab_queue *q, unsigned int max,
 		ex = &q->burst[i];
 		trace_ubfab_start(q, ex);
 		start_ps = q->model.now_ps;
-		__ubfab_model_charge(&q->model, self, ex, false);
+		__ubfab_model_charge(&q->model, self, ex, false,
+				     done - i - 1);
 		trace_ubfab_complete(q, ex, start_ps);
 		if (!ubfab_engine_wants_cqe(q, &ex->sqe))
 			continue;

@@ -450,53 +450,93 @@ static u32 ubfab_model_l2(const struct ubfab_plane *pl,
 }
 
 /*
+ * The links a transfer's share on @plane crosses from @src to @dst, in
+ * @hops, @lat_ps one way: the entity's port into the plane, for another
+ * node the L1's uplink to an L2 switch and that switch's downlink to the
+ * other L1 (the L2 picked by a fixed hash of the two entities and the
+ * plane), then the port out to @dst; each reached a third of the way
+ * after the last for another node, at the end of it within one, on idle
+ * links (cut-through). Return: how many, at most UBFAB_MODEL_HOPS.
+ */
+static unsigned int ubfab_model_hops(struct ubfab_entity *src,
+				     struct ubfab_entity *dst,
+				     unsigned int plane, u64 lat_ps,
+				     struct ubfab_model_hop *hops)
+{
+	struct ubfab_plane *pl = &src->fabric->planes[plane];
+	u32 j, n = 0, a = src->loc.node, b = dst->loc.node;
+
+	hops[n++] = (struct ubfab_model_hop) {
+		.link = &src->ports[plane].tx, .where = src->eid,
+		.kind = UBFAB_LINK_PORT_TX,
+	};
+	if (a != b) {
+		j = ubfab_model_l2(pl, src, dst);
+		hops[n++] = (struct ubfab_model_hop) {
+			.link = &pl->links[(a * pl->nr_l2 + j) * 2],
+			.at_ps = lat_ps / 3, .where = a, .l2 = j,
+			.kind = UBFAB_LINK_L1_UP,
+		};
+		hops[n++] = (struct ubfab_model_hop) {
+			.link = &pl->links[(b * pl->nr_l2 + j) * 2 + 1],
+			.at_ps = lat_ps / 3 * 2, .where = b, .l2 = j,
+			.kind = UBFAB_LINK_L2_DOWN,
+		};
+	}
+	hops[n++] = (struct ubfab_model_hop) {
+		.link = &dst->ports[plane].rx, .at_ps = lat_ps,
+		.where = dst->eid, .kind = UBFAB_LINK_PORT_RX,
+	};
+	return n;
+}
+
+/*
+ * A plane's share of @bytes of @ex, which @ini runs, leaving at @t over
+ * the @n links @hops of @plane, each taken when the share gets there
+ * after it took the last, for @dur; reserved, or with @dry only looked
+ * at. Return: when its last byte arrives.
+ */
+static __always_inline u64
+ubfab_model_cross(const struct ubfab_entity *ini, const struct ubfab_exec *ex,
+		  const struct ubfab_model_hop *hops, unsigned int n,
+		  unsigned int plane, u64 t, u64 dur, u32 bytes, bool dry)
+{
+	const struct ubfab_model_hop *h;
+	unsigned int i;
+	u64 at = 0;
+
+	for (i = 0; i < n; at = h->at_ps, i++) {
+		h = &hops[i];
+		t = ubfab_model_take(h->link, ubfab_model_sum(t, h->at_ps - at),
+				     dur, bytes, dry, ini, ex, h->kind, plane,
+				     h->where, h->l2);
+	}
+	return ubfab_model_sum(t, dur);
+}
+
+/*
  * Each plane's share of @ex, from @src to @dst, leaving at @t0, in @x,
- * over the links of its path, cut-through: the entity's port into the
- * plane, for another node the L1's uplink to an L2 switch and that
- * switch's downlink to the other L1 (the L2 picked by a fixed hash of the
- * two entities and the plane), then the port out to @dst; reserved, or
- * with @dry only looked at. Its bytes are counted evenly over the planes,
- * the first taking what does not divide. @ini runs it.
- * Return: when its last byte arrives.
+ * over the links of its path (ubfab_model_hops(), ubfab_model_cross()).
+ * Its bytes are counted evenly over the planes, the first taking what
+ * does not divide. @ini runs it. Return: when its last byte arrives.
  */
 static u64 ubfab_model_walk(const struct ubfab_entity *ini,
 			    const struct ubfab_exec *ex,
 			    struct ubfab_entity *src, struct ubfab_entity *dst,
 			    u64 t0, const struct ubfab_model_xfer *x, bool dry)
 {
-	bool far = src->loc.node != dst->loc.node;
-	u64 gap = far ? x->lat_ps / 3 : x->lat_ps, dur = x->dur_ps;
 	unsigned long mask = ex->plane_mask;
-	u32 share = ex->bytes / hweight32(ex->plane_mask), j, n;
+	u32 share = ex->bytes / hweight32(ex->plane_mask);
 	u32 bytes = ex->bytes - share * (hweight32(ex->plane_mask) - 1);
-	u64 arrive = 0, t;
-	struct ubfab_plane *pl;
-	unsigned int plane;
+	struct ubfab_model_hop hops[UBFAB_MODEL_HOPS];
+	unsigned int plane, n;
+	u64 arrive = 0;
 
 	for_each_set_bit(plane, &mask, UBFAB_MAX_PLANES) {
-		t = ubfab_model_take(&src->ports[plane].tx, t0, dur, bytes, dry,
-				     ini, ex, UBFAB_LINK_PORT_TX, plane,
-				     src->eid, 0);
-		t = ubfab_model_sum(t, gap);
-		if (far) {
-			pl = &src->fabric->planes[plane];
-			j = ubfab_model_l2(pl, src, dst);
-			n = src->loc.node;
-			t = ubfab_model_take(&pl->links[(n * pl->nr_l2 + j) * 2],
-					     t, dur, bytes, dry, ini, ex,
-					     UBFAB_LINK_L1_UP, plane, n, j);
-			t = ubfab_model_sum(t, gap);
-			n = dst->loc.node;
-			t = ubfab_model_take(&pl->links[(n * pl->nr_l2 + j) * 2 +
-							1],
-					     t, dur, bytes, dry, ini, ex,
-					     UBFAB_LINK_L2_DOWN, plane, n, j);
-			t = ubfab_model_sum(t, x->lat_ps - 2 * gap);
-		}
-		t = ubfab_model_take(&dst->ports[plane].rx, t, dur, bytes, dry,
-				     ini, ex, UBFAB_LINK_PORT_RX, plane,
-				     dst->eid, 0);
-		arrive = max(arrive, ubfab_model_sum(t, dur));
+		n = ubfab_model_hops(src, dst, plane, x->lat_ps, hops);
+		arrive = max(arrive, ubfab_model_cross(ini, ex, hops, n, plane,
+						       t0, x->dur_ps, bytes,
+						       dry));
 		bytes = share;
 	}
 	return arrive;
@@ -507,14 +547,16 @@ static u64 ubfab_model_walk(const struct ubfab_entity *ini,
  * @ex arrives, its data due to leave at @before plus its offset
  * @x->off_ps: the initiator's resource of its class it uses (a DMA engine
  * or a vector-core path) and each link it crosses reserved for it, or
- * with @dry only looked at. Its data leaves when it gets that resource,
- * and goes from the initiator at @self to the peer (from the peer for
- * READ), at the pace of the links or of the resource, the slower.
+ * with @dry only looked at; those of @w, when @ex is alike the transfer
+ * that @w was found for. Its data leaves when it gets that resource, and
+ * goes from the initiator at @self to the peer (from the peer for READ),
+ * at the pace of the links or of the resource, the slower.
  */
 static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 					     const struct ubfab_exec *ex,
 					     u64 before,
 					     const struct ubfab_model_xfer *x,
+					     const struct ubfab_model_way *w,
 					     bool dry)
 {
 	/* the links are the model's to write, whoever looks at the entity */
@@ -524,29 +566,20 @@ static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 					      struct ubfab_entity, loc);
 	u64 t0 = ubfab_model_sum(before, x->off_ps), arrive, idle, s;
 	const struct ubfab_entity *ini = a;
-	u32 mask = ex->plane_mask;
-	unsigned int plane;
 	bool held;
 
 	/* the engine's use is not counted: @held unused */
-	s = ubfab_model_reserve(&a->engines[x->engine], t0, x->hold_ps, dry,
-				&held);
-	if (ex->sqe.opcode == UBFAB_OP_READ)
-		swap(a, b);
+	s = ubfab_model_reserve(w ? w->engine : &a->engines[x->engine], t0,
+				x->hold_ps, dry, &held);
 	idle = ubfab_model_sum(t0, ubfab_model_sum(x->lat_ps,
 						   max(x->dur_ps, x->eng_ps)));
-	/* a small message within a node, the common case: two links */
-	if (!(mask & (mask - 1)) && a->loc.node == b->loc.node) {
-		plane = __ffs(mask);
-		arrive = ubfab_model_take(&a->ports[plane].tx, s, x->dur_ps,
-					  ex->bytes, dry, ini, ex,
-					  UBFAB_LINK_PORT_TX, plane, a->eid, 0);
-		arrive = ubfab_model_take(&b->ports[plane].rx,
-					  arrive + x->lat_ps, x->dur_ps,
-					  ex->bytes, dry, ini, ex,
-					  UBFAB_LINK_PORT_RX, plane, b->eid, 0);
-		arrive += x->dur_ps;
+	if (w) {
+		arrive = ubfab_model_cross(ini, ex, w->hops, w->nr_hops,
+					   w->plane, s, x->dur_ps, ex->bytes,
+					   dry);
 	} else {
+		if (ex->sqe.opcode == UBFAB_OP_READ)
+			swap(a, b);
 		arrive = ubfab_model_walk(ini, ex, a, b, s, x, dry);
 	}
 	arrive = max(arrive, ubfab_model_sum(s, ubfab_model_sum(x->lat_ps,
@@ -573,7 +606,155 @@ void ubfab_model_contend(struct ubfab_model_clock *c,
 			 const struct ubfab_exec *ex, u64 before,
 			 const struct ubfab_model_xfer *x)
 {
-	ubfab_model_advance(c, ubfab_model_delay(self, ex, before, x, false));
+	u64 delay = ubfab_model_delay(self, ex, before, x, NULL, false);
+
+	ubfab_model_advance(c, delay);
+}
+
+/*
+ * What a run of transfers that take link @l at @t, the first, to @last,
+ * the last, does with it, each at its own time, as it would one by one
+ * (ubfab_model_reserve()): UBFAB_MODEL_RUN_PASS when all come before its
+ * busy period began and pass it by, UBFAB_MODEL_RUN_HOLD when the first
+ * comes after that period's end, so that none waits, each starting a new
+ * period (struct ubfab_model_way's @runs), UBFAB_MODEL_RUN_WAIT when one
+ * would wait.
+ */
+static enum ubfab_model_run ubfab_model_run_look(const struct ubfab_link *l,
+						 u64 t, u64 last)
+{
+	if (t > READ_ONCE(l->end_ps))
+		return UBFAB_MODEL_RUN_HOLD;
+	if (last < READ_ONCE(l->since_ps))
+		return UBFAB_MODEL_RUN_PASS;
+	return UBFAB_MODEL_RUN_WAIT;
+}
+
+/*
+ * Reserve link @l at @t, the last time of a run ubfab_model_run_look()
+ * found it free for, for @dur. Another CPU's transfer may have taken it
+ * since the run looked, at a time the run needs: both then hold it.
+ */
+static void ubfab_model_hold(struct ubfab_link *l, u64 t, u64 dur)
+{
+	u64 end = READ_ONCE(l->end_ps);
+
+	while (!try_cmpxchg64(&l->end_ps, &end, max(end, t + dur)))
+		;
+	if (t > end)
+		WRITE_ONCE(l->since_ps, t);
+}
+
+/*
+ * Reserve at once what a run of @k transfers alike holds, @w and @x, the
+ * first starting at @before on its queue's clock and each @cost after the
+ * last, when none of them would wait for the engine or a link
+ * (ubfab_model_run_look()): as they would one by one, with nothing else
+ * reserving meanwhile, the engine and each link they do not pass by end
+ * up held by the last, and such a link counts all @k of @bytes.
+ * Return: false, reserving nothing, when one would wait, or a time would
+ * pass the clock's end.
+ */
+static bool ubfab_model_run(const struct ubfab_model_way *w,
+			    const struct ubfab_model_xfer *x, u64 before,
+			    u64 cost, unsigned int k, u32 bytes)
+{
+	enum ubfab_model_run look[UBFAB_MODEL_HOPS], eng;
+	const struct ubfab_model_hop *h;
+	u64 t0, span, last;
+	unsigned int i;
+
+	if (check_add_overflow(before, x->off_ps, &t0) ||
+	    check_mul_overflow((u64)k - 1, cost, &span) ||
+	    check_add_overflow(t0, span, &last) ||
+	    check_add_overflow(last, x->lat_ps + x->dur_ps + x->hold_ps,
+			       &last))
+		return false;
+	eng = ubfab_model_run_look(w->engine, t0, t0 + span);
+	if (eng == UBFAB_MODEL_RUN_WAIT)
+		return false;
+	for (i = 0; i < w->nr_hops; i++) {
+		h = &w->hops[i];
+		look[i] = ubfab_model_run_look(h->link, t0 + h->at_ps,
+					       t0 + h->at_ps + span);
+		if (look[i] == UBFAB_MODEL_RUN_WAIT)
+			return false;
+	}
+	/* the engine's use is not counted */
+	if (eng == UBFAB_MODEL_RUN_HOLD)
+		ubfab_model_hold(w->engine, t0 + span, x->hold_ps);
+	for (i = 0; i < w->nr_hops; i++) {
+		h = &w->hops[i];
+		if (look[i] == UBFAB_MODEL_RUN_PASS)
+			continue;
+		ubfab_model_hold(h->link, t0 + span + h->at_ps, x->dur_ps);
+		atomic64_add((u64)k * bytes, &h->link->bytes);
+		atomic64_add(k * x->dur_ps, &h->link->busy_ps);
+	}
+	return true;
+}
+
+/**
+ * ubfab_model_contend_alike() - ubfab_model_contend() for a transfer
+ *	alike the last its queue charged
+ * @c: its queue's clock, already moved on by its cost alone
+ * @self: where the queue's entity sits: an entity's place
+ * @ex: the transfer, which @ahead entries of its burst, already run,
+ *	follow
+ * @before: the clock before it
+ * @ahead: see @ex
+ *
+ * With the entries alike that follow it in its burst, a run, it reserves
+ * at once what they hold (ubfab_model_run()) when none of them would
+ * wait, and leaves them in @c->run_left, which they are charged against;
+ * otherwise each of them contends alone (@c->run_lone). Not with tracepoint ubfab_link on, whose
+ * events come transfer by transfer.
+ * Context: the queue's run_lock held.
+ */
+void ubfab_model_contend_alike(struct ubfab_model_clock *c,
+			       const struct ubfab_loc *self,
+			       const struct ubfab_exec *ex, u64 before,
+			       unsigned int ahead)
+{
+	unsigned int k = 1;
+
+	if (c->run_lone) {
+		c->run_lone--;
+	} else if (ahead && c->last_way.runs && !trace_ubfab_link_enabled()) {
+		while (k <= ahead && ubfab_model_alike(c, &ex[k]))
+			k++;
+		if (k > 1 && ubfab_model_run(&c->last_way, &c->last_x, before,
+					     c->last_ps, k, ex->bytes)) {
+			c->run_left = k - 1;
+			return;
+		}
+		c->run_lone = k - 1;
+	}
+	ubfab_model_advance(c, ubfab_model_delay(self, ex, before, &c->last_x,
+						 &c->last_way, false));
+}
+
+/*
+ * What @ex, a one-plane transfer over the switch planes that costs @cost
+ * alone, holds (@x: ubfab_model_plane_xfer()), into @w.
+ */
+static void ubfab_model_way(const struct ubfab_loc *self,
+			    const struct ubfab_exec *ex, u64 cost,
+			    const struct ubfab_model_xfer *x,
+			    struct ubfab_model_way *w)
+{
+	/* the links are the model's to write, whoever looks at the entity */
+	struct ubfab_entity *a = container_of((struct ubfab_loc *)self,
+					      struct ubfab_entity, loc);
+	struct ubfab_entity *b = container_of((struct ubfab_loc *)ex->peer,
+					      struct ubfab_entity, loc);
+
+	w->engine = &a->engines[x->engine];
+	if (ex->sqe.opcode == UBFAB_OP_READ)
+		swap(a, b);
+	w->plane = __ffs(ex->plane_mask);
+	w->nr_hops = ubfab_model_hops(a, b, w->plane, x->lat_ps, w->hops);
+	w->runs = cost > max(x->hold_ps, x->dur_ps);
 }
 
 /**
@@ -619,6 +800,8 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 		c->last_kind = ubfab_model_kind(&ex->sqe);
 		c->last_planes = planes;
 		c->last_x = x;
+		if (planes)
+			ubfab_model_way(self, ex, cost, &x, &c->last_way);
 	}
 	ubfab_model_advance(c, cost);
 	if (planes)
@@ -657,7 +840,7 @@ static u64 ubfab_model_price(const struct ubfab_model_clock *c,
 	if (contend)
 		end = ubfab_model_sum(end, ubfab_model_delay(self, ex,
 							     c->now_ps, &x,
-							     true));
+							     NULL, true));
 	return end;
 }
 

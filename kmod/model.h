@@ -200,6 +200,53 @@ struct ubfab_model_xfer {
 	u32 engine;
 };
 
+/* The links of one plane a transfer can cross: port out, L1 up, L2 down, port in. */
+#define UBFAB_MODEL_HOPS	4
+
+/**
+ * struct ubfab_model_hop - a link a transfer's share on one plane crosses
+ *	(model.c: ubfab_model_hops())
+ * @link: the link
+ * @at_ps: when the share gets there, from when it takes the port out, on
+ *	idle links (cut-through)
+ * @where: the entity of a port, the node of an L1 or L2 link
+ * @l2: the L2 switch of an L1 or L2 link, else 0
+ * @kind: enum ubfab_link_kind
+ */
+struct ubfab_model_hop {
+	struct ubfab_link *link;
+	u64 at_ps;
+	u32 where;
+	u32 l2;
+	u8 kind;
+};
+
+/* What a run of transfers does with a link: ubfab_model_run_look(). */
+enum ubfab_model_run {
+	UBFAB_MODEL_RUN_PASS,
+	UBFAB_MODEL_RUN_HOLD,
+	UBFAB_MODEL_RUN_WAIT,
+};
+
+/**
+ * struct ubfab_model_way - what a one-plane transfer holds, found once
+ *	for a run of transfers alike (struct ubfab_model_clock)
+ * @engine: its initiator's resource (DMA engine or vector-core path)
+ * @hops: the links it crosses, in order
+ * @nr_hops: how many
+ * @plane: the plane
+ * @runs: a run of these transfers back to back on one queue can be
+ *	reserved at once (ubfab_model_run()): each ends its hold on the
+ *	engine and every link before the next one gets there
+ */
+struct ubfab_model_way {
+	struct ubfab_link *engine;
+	struct ubfab_model_hop hops[UBFAB_MODEL_HOPS];
+	u8 nr_hops;
+	u8 plane;
+	bool runs;
+};
+
 /* Ports whose knobs are not the defaults: while 0, none is read. */
 extern atomic_t ubfab_model_faulty;
 
@@ -224,7 +271,12 @@ long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg);
  *	there is no such transfer (ubfab_model_clock_init())
  * @last_kind: its opcode and class (ubfab_model_kind())
  * @last_x: how it crosses the planes, when @last_planes
+ * @last_way: what it holds there, when @last_planes
  * @last_planes: it crossed the switch planes (not the die-to-die link)
+ * @run_left: entries of the burst being charged, alike the last, whose
+ *	links were reserved with the first of their run (ubfab_model_run())
+ * @run_lone: entries of the burst being charged, alike the last, that
+ *	contend one by one: their run would wait
  * @entries: entries charged so far
  * @seed: the queue's own, from its entity and number: with @entries, what
  *	a transfer's link errors are rolled from, the same in every run of
@@ -240,7 +292,10 @@ struct ubfab_model_clock {
 	u32 last_bytes;
 	u16 last_kind;
 	bool last_planes;
+	u8 run_left;
+	u8 run_lone;
 	struct ubfab_model_xfer last_x;
+	struct ubfab_model_way last_way;
 	u64 entries;
 	u32 seed;
 	u32 qid;
@@ -253,6 +308,10 @@ void ubfab_model_contend(struct ubfab_model_clock *c,
 			 const struct ubfab_loc *self,
 			 const struct ubfab_exec *ex, u64 before,
 			 const struct ubfab_model_xfer *x);
+void ubfab_model_contend_alike(struct ubfab_model_clock *c,
+			       const struct ubfab_loc *self,
+			       const struct ubfab_exec *ex, u64 before,
+			       unsigned int ahead);
 u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
 		       const struct ubfab_loc *self,
 		       const struct ubfab_exec *ex);
@@ -418,31 +477,43 @@ static __always_inline u16 ubfab_model_kind(const struct ubfab_sqe *sqe)
 }
 
 /*
- * ubfab_model_charge() without looking at ubfab_model_gen: for a burst,
- * after ubfab_model_burst_begin().
+ * Whether @ex is like the last transfer @c remembers: its peer (so it
+ * crossed a link), its length (one chunk: one plane; never U32_MAX) and
+ * its kind.
+ */
+static __always_inline bool
+ubfab_model_alike(const struct ubfab_model_clock *c,
+		  const struct ubfab_exec *ex)
+{
+	return ex->peer == c->last_peer && ex->bytes == c->last_bytes &&
+	       ubfab_model_kind(&ex->sqe) == c->last_kind;
+}
+
+/*
+ * ubfab_model_charge() of @ex, which @ahead entries of a burst, already
+ * run, follow; without looking at ubfab_model_gen, for a burst after
+ * ubfab_model_burst_begin(), with @check_gen false.
  */
 static __always_inline void __ubfab_model_charge(struct ubfab_model_clock *c,
 						 const struct ubfab_loc *self,
 						 struct ubfab_exec *ex,
-						 bool check_gen)
+						 bool check_gen,
+						 unsigned int ahead)
 {
 	/* off: model_ns stays 0, the clock where it is */
 	if (!static_branch_likely(&ubfab_model_on))
 		return;
 	c->entries++;
-	/*
-	 * Like the last: its peer (so it crossed a plane), its length (one
-	 * chunk: one plane; never U32_MAX) and its kind, the same parameters
-	 * in force.
-	 */
-	if (ex->peer == c->last_peer && ex->bytes == c->last_bytes &&
-	    ubfab_model_kind(&ex->sqe) == c->last_kind &&
+	/* like the last, the same parameters in force */
+	if (ubfab_model_alike(c, ex) &&
 	    (!check_gen || c->last_gen == READ_ONCE(ubfab_model_gen))) {
 		u64 before = c->now_ps;
 
 		ubfab_model_advance(c, c->last_ps);
-		if (c->last_planes)
-			ubfab_model_contend(c, self, ex, before, &c->last_x);
+		if (c->run_left)
+			c->run_left--;
+		else if (c->last_planes)
+			ubfab_model_contend_alike(c, self, ex, before, ahead);
 	} else {
 		ubfab_model_charge_new(c, self, ex);
 	}
@@ -458,7 +529,7 @@ static __always_inline void __ubfab_model_charge(struct ubfab_model_clock *c,
  * A transfer of one chunk like the queue's last one (same peer, opcode,
  * length and class, same parameters, no port with fault knobs) costs what
  * that one did, found here, plus what it waits for links other transfers
- * hold (ubfab_model_contend()); anything else is worked out by
+ * hold (ubfab_model_contend_alike()); anything else is worked out by
  * ubfab_model_charge_new(). With the model off, nothing is charged:
  * @ex's model_ns stays 0. Context: the queue's run_lock held.
  */
@@ -466,7 +537,7 @@ static __always_inline void ubfab_model_charge(struct ubfab_model_clock *c,
 					       const struct ubfab_loc *self,
 					       struct ubfab_exec *ex)
 {
-	__ubfab_model_charge(c, self, ex, true);
+	__ubfab_model_charge(c, self, ex, true, 0);
 }
 
 /*
