@@ -14,15 +14,16 @@
 # failed.
 #
 # Usage: Documentation/man/tests/host.sh [UBCTL [UBBENCH]]
-#   defaults build/tools/ubctl and build/tools/bench/ubbench; libubfab is
-#   found through LD_LIBRARY_PATH (default build/lib): --help needs no
-#   module.
+#   defaults build/tools/ubctl and build/tools/bench/ubbench, which it
+#   builds (make -C tools/bench; make check builds lib and ubctl, not
+#   ubbench); libubfab is found through LD_LIBRARY_PATH (default
+#   build/lib): --help needs no module.
 
 set -u
 
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-ubctl=$(realpath "${1:-$root/build/tools/ubctl}")
-ubbench=$(realpath "${2:-$root/build/tools/bench/ubbench}")
+ubctl=$(realpath -m "${1:-$root/build/tools/ubctl}")
+ubbench=$(realpath -m "${2:-$root/build/tools/bench/ubbench}")
 export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-$root/build/lib}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -63,6 +64,11 @@ has_options() {
 }
 
 # Build and lint
+
+if [ $# -lt 2 ]; then
+	make -s -C "$root/tools/bench" >"$tmp/make.log" 2>&1
+	check $? "make ubbench" "$(tail -n 5 "$tmp/make.log")"
+fi
 
 if make -s -C "$root/Documentation/man" O="$man" >"$tmp/make.log" 2>&1; then
 	ok "make man builds the pages"
