@@ -15,8 +15,8 @@
 # other *_test that selftests/ubfab/run_all.sh finds.
 #
 # The host tests are tools/ubctl/tests/host.sh, tools/plot/tests/host.py,
-# Documentation/man/tests/host.sh and every lib/tests program (one KTAP
-# run each).
+# Documentation/man/tests/host.sh, tools/completion/tests/host.sh and
+# every lib/tests program (one KTAP run each).
 #
 # Owns the counting rules: each build, the lint, the netlink spec check and
 # the debug kernel's build count as one test each; a KTAP run counts its
@@ -270,6 +270,11 @@ stock_checks() {
 	Documentation/man/tests/host.sh 2>&1 | tee "$tmp/man" ||
 		rc=${PIPESTATUS[0]}
 	count_run "man pages" "$tmp/man" "$rc"
+	echo "check: ubctl's bash completion (tools/completion/tests/host.sh)"
+	rc=0
+	tools/completion/tests/host.sh 2>&1 | tee "$tmp/completion" ||
+		rc=${PIPESTATUS[0]}
+	count_run "bash completion" "$tmp/completion" "$rc"
 	lib_tests
 
 	for series in 6.1 6.12; do
