@@ -126,7 +126,9 @@ _ubctl() {
 		return 0
 	fi
 
-	if [ -z "$obj" ]; then
+	if [ "$obj" = help ]; then
+		return 0
+	elif [ -z "$obj" ]; then
 		if [[ $cur == -* ]]; then
 			cands="-j --json -f --format -p --pretty -V --version -h --help"
 		else

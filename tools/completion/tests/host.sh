@@ -143,6 +143,8 @@ expect "model set NAME VALUE: the next parameter" "$params profile" \
 	ubctl model set hop-ps 1 ""
 expect "model set profile: cm384" "cm384" ubctl model set profile ""
 expect "an unknown object: nothing" "" ubctl bogus ""
+expect "after help: nothing" "" ubctl help ""
+expect "after OBJECT help: nothing" "" ubctl port help ""
 expect "trace record -- COMMAND: commands" "ubctl" ubctl trace record -- ubc
 
 # Without the module (the real library): no names, no error
