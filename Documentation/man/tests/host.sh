@@ -9,7 +9,8 @@
 # lib/libubfab-ffi.map is named by a library page whose SYNOPSIS holds
 # its declaration as lib/libubfab.h has it, and no page names another;
 # every module parameter of kmod/ and every parameter of the fabric
-# model's table is in ubfab(4); make install puts them where man finds
+# model's table is in ubfab(4), with the value and source
+# Documentation/model.rst gives; make install puts them where man finds
 # them, a function's name included. Prints KTAP; exits nonzero if a check
 # failed.
 #
@@ -212,6 +213,16 @@ for p in $model; do
 	grep -qxF "$p" <<<"$table"
 	check $? "ubfab.4 has model parameter $p"
 done
+# cm384's value and the source of each as Documentation/model.rst gives them
+# rows QUOTE: "name value source" of the table rows on stdin, their names
+# between QUOTE (reStructuredText's ``)
+rows() { sed -nE "s/^$1([a-z][a-z0-9-]+)$1 +([0-9]+) +([PDE])( .*|\$)/\\1 \\2 \\3/p"; }
+[ "$(rows '``' <"$root/Documentation/model.rst" | wc -l)" -ge 20 ] ||
+	not_ok "Documentation/model.rst has its table of parameters"
+diff=$(diff <(rows '``' <"$root/Documentation/model.rst") \
+	<(sed -n '/^# FABRIC MODEL PARAMETERS/,/^# /p' \
+		"$root/Documentation/man/ubfab.4.scd" | rows ''))
+check $? "ubfab.4's model table has the values and sources of model.rst" "$diff"
 extra=$(grep -vxF -f <(echo "$model") <<<"$table")
 [ -z "$extra" ]
 check $? "ubfab.4 lists no model parameter the module lacks" "$extra"
