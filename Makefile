@@ -240,9 +240,15 @@ soak: lib tools $(BUILD)/tools/soak/soak
 shell: all
 	tools/vm/ubvm -k $(VM_KERNEL) -s
 
-install: lib tools
+# The man pages (Documentation/man/, scdoc) into build/man.
+man:
+	$(call step,GEN,man pages)$(MAKE) $(QUIET_MAKE) -C Documentation/man \
+		O=$(BUILD)/man
+
+install: lib tools man
 	$(MAKE) -C lib O=$(BUILD)/lib install
 	$(MAKE) -C tools/ubctl O=$(BUILD)/tools install
+	$(MAKE) -C Documentation/man O=$(BUILD)/man install
 
 clean:
 	rm -rf build
@@ -281,12 +287,14 @@ help:
 	@echo '               in the debug-kernel VM (SOAK_KVER): payloads, bytes,'
 	@echo '               memory trend, latency drift, kmemleak, kernel log'
 	@echo '  shell        VM shell with the module loaded (for KVER)'
-	@echo '  install      libubfab, libubfab-ffi, headers, ubctl into'
-	@echo '               DESTDIR/PREFIX (uAPI in PREFIX/include/ubfab/linux)'
+	@echo '  man          the man pages (Documentation/man/) into build/man'
+	@echo '  install      libubfab, libubfab-ffi, headers, ubctl and its bash'
+	@echo '               completion, the man pages into DESTDIR/PREFIX'
+	@echo '               (uAPI in PREFIX/include/ubfab/linux)'
 	@echo '  clean        remove build/'
 	@echo 'Variables: KVER=6.1|6.12|6.12-rt|debug|<release>,'
 	@echo '  KDIR=<kernel build tree>, DEMO_KVER, UBFAB_CACHE (now $(UBFAB_CACHE)),'
 	@echo '  V=1 (command lines instead of the short build steps).'
 
 .PHONY: all modules modules-all lib tools selftests deps lint check \
-	check-debug demo shell install clean help FORCE
+	check-debug demo shell man install clean help FORCE

@@ -14,8 +14,9 @@
 # selftests include the fuzzer's fixed-budget run (fuzz_test) and every
 # other *_test that selftests/ubfab/run_all.sh finds.
 #
-# The host tests are tools/ubctl/tests/host.sh, tools/plot/tests/host.py
-# and every lib/tests program (one KTAP run each).
+# The host tests are tools/ubctl/tests/host.sh, tools/plot/tests/host.py,
+# Documentation/man/tests/host.sh, tools/completion/tests/host.sh and
+# every lib/tests program (one KTAP run each).
 #
 # Owns the counting rules: each build, the lint, the netlink spec check and
 # the debug kernel's build count as one test each; a KTAP run counts its
@@ -264,6 +265,16 @@ stock_checks() {
 	rc=0
 	tools/plot/tests/host.py 2>&1 | tee "$tmp/plot" || rc=${PIPESTATUS[0]}
 	count_run "ubplot tests" "$tmp/plot" "$rc"
+	echo "check: the man pages (Documentation/man/tests/host.sh)"
+	rc=0
+	Documentation/man/tests/host.sh 2>&1 | tee "$tmp/man" ||
+		rc=${PIPESTATUS[0]}
+	count_run "man pages" "$tmp/man" "$rc"
+	echo "check: ubctl's bash completion (tools/completion/tests/host.sh)"
+	rc=0
+	tools/completion/tests/host.sh 2>&1 | tee "$tmp/completion" ||
+		rc=${PIPESTATUS[0]}
+	count_run "bash completion" "$tmp/completion" "$rc"
 	lib_tests
 
 	for series in 6.1 6.12; do

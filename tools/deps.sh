@@ -54,6 +54,7 @@ PACKAGES=(
 	graphviz				# host.sh lays out ubctl -f dot's graphs
 	chromium				# host.sh draws a timeline headless
 	python3-matplotlib			# tools/plot/ubplot's charts
+	scdoc mandoc				# man pages: make man, their lint
 	kmod xz-utils zstd			# depmod for the VM; unpacking kernels
 	bc flex bison libelf-dev libssl-dev pahole # building a debug kernel
 )
