@@ -57,6 +57,7 @@ class Mapping(_Resource):
     """
 
     def __init__(self, dev, offset, length, prot):
+        self._mm = None
         try:
             self._mm = mmap.mmap(dev.fileno(), length, mmap.MAP_SHARED, prot,
                                  offset=offset)
@@ -66,7 +67,7 @@ class Mapping(_Resource):
         self.buffer = memoryview(self._mm)
 
     def close(self):
-        if self._mm.closed:
+        if self._mm is None or self._mm.closed:
             return
         self.buffer.release()
         try:
