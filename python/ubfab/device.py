@@ -13,6 +13,7 @@ import mmap
 
 from . import _lib
 from ._lib import lib
+from ._resource import Handle, Resource
 from ._uapi import SegRights
 from .errors import Error, check
 from .queue import Queue
@@ -21,27 +22,22 @@ from .records import record
 READ_WRITE = mmap.PROT_READ | mmap.PROT_WRITE
 
 
-class _Resource:
-    """Something to close: a context manager, closed at garbage
-    collection too."""
+class _DeviceObject(Resource):
+    """Something of a device that a C call ends, ``_end``: (the call,
+    the attribute it takes). Once the device is closed, which ended it,
+    close() calls nothing."""
+
+    _end = None
 
     def close(self):
-        raise NotImplementedError
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Error:
-            pass
+        if self.dev is not None and self.dev.is_open():
+            call, key = self._end
+            check(getattr(lib, call)(self.dev.handle(), getattr(self, key)),
+                  "ubfab_" + call)
+        self.dev = None
 
 
-class Mapping(_Resource):
+class Mapping(Resource):
     """Memory of an entity (an allocation, or an imported segment) mapped
     into the process, MAP_SHARED.
 
@@ -78,11 +74,13 @@ class Mapping(_Resource):
                         "its buffer is still in use") from None
 
 
-class Allocation(_Resource):
+class Allocation(_DeviceObject):
     """A range of the entity's memory, from Device.alloc(): ``offset`` in
     the entity's memory (the "local" address of queue entries) and
     ``length``. close() frees it (its segments are unexported, its
     mappings fault with SIGBUS from then on)."""
+
+    _end = ("dev_free", "offset")
 
     def __init__(self, dev, offset, length):
         self.dev, self.offset, self.length = dev, offset, length
@@ -103,32 +101,26 @@ class Allocation(_Resource):
         return self.dev.export(self.offset + offset, length, rights,
                                token_value)
 
-    def close(self):
-        if self.dev is not None and self.dev.is_open():
-            check(lib.dev_free(self.dev.handle(), self.offset),
-                  "ubfab_dev_free")
-        self.dev = None
 
 
-class Segment(_Resource):
+class Segment(_DeviceObject):
     """An exported segment: importers need ``eid``, ``token_id`` and the
     token value. close() withdraws it (its imports are revoked)."""
+
+    _end = ("dev_unexport", "token_id")
 
     def __init__(self, dev, token_id, offset, length, rights):
         self.dev, self.eid, self.token_id = dev, dev.eid, token_id
         self.offset, self.length, self.rights = offset, length, rights
 
-    def close(self):
-        if self.dev is not None and self.dev.is_open():
-            check(lib.dev_unexport(self.dev.handle(), self.token_id),
-                  "ubfab_dev_unexport")
-        self.dev = None
 
 
-class Import(_Resource):
+class Import(_DeviceObject):
     """A segment of any entity imported by this device: ``length`` bytes.
     addr() gives the remote addresses queue entries name; map() maps it.
     close() drops the import (its mappings fault from then on)."""
+
+    _end = ("dev_unimport", "mmap_offset")
 
     def __init__(self, dev, imp):
         self.dev, self._imp = dev, imp
@@ -143,14 +135,9 @@ class Import(_Resource):
         SegRights.WRITE)."""
         return self.dev.map(self.mmap_offset, self.length, prot)
 
-    def close(self):
-        if self.dev is not None and self.dev.is_open():
-            check(lib.dev_unimport(self.dev.handle(), self.mmap_offset),
-                  "ubfab_dev_unimport")
-        self.dev = None
 
 
-class Device(_Resource):
+class Device(Handle):
     """Act as an entity: its device, opened by name ("npu0", "cpu3").
 
     ``eid`` and ``name`` say which entity. Closing it (or the process's
@@ -159,27 +146,14 @@ class Device(_Resource):
     such entity or ubfab.ko is not loaded.
     """
 
+    _free = "dev_close"
+
     def __init__(self, name):
-        self._dev = ctypes.c_void_p()
-        check(lib.dev_open(name.encode(), ctypes.byref(self._dev)),
-              "ubfab_dev_open")
-        self.eid = lib.dev_eid(self._dev)
-        self.name = lib.dev_name(self._dev).decode()
-
-    def is_open(self):
-        """Whether the device is still open."""
-        return bool(self._dev)
-
-    def handle(self):
-        """The struct ubfab_dev pointer; ValueError once closed."""
-        if not self._dev:
-            raise ValueError("the device is closed")
-        return self._dev
-
-    def close(self):
-        if self._dev:
-            lib.dev_close(self._dev)
-            self._dev = None
+        p = ctypes.c_void_p()
+        check(lib.dev_open(name.encode(), ctypes.byref(p)), "ubfab_dev_open")
+        self._p = p
+        self.eid = lib.dev_eid(p)
+        self.name = lib.dev_name(p).decode()
 
     def fileno(self):
         """The device's descriptor, readable while events are queued."""

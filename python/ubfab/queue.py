@@ -12,12 +12,13 @@ import errno
 
 from . import _lib
 from ._lib import lib
+from ._resource import Handle
 from ._uapi import CqeStatus, SqFlags, StampFlags
 from .errors import CompletionError, Error, check
 from .records import record
 
 
-class Queue:
+class Queue(Handle):
     """An NPU queue on an entity, from Device.queue().
 
     Post entries with the opcode methods (write(), read(), ...; each takes
@@ -28,7 +29,8 @@ class Queue:
     and opcode (an Op). "local" addresses are offsets in the entity's
     memory (Allocation.offset + n), "remote" ones come from
     Import.addr(). An entry that fails puts the queue in the error state
-    until reset(). A context manager; close() destroys the queue.
+    until reset(). A context manager; close() destroys the queue (work
+    in flight is abandoned).
 
     ``flags``: QueueFlags (POLL, SELECTIVE, TIMING, ORDERED);
     ``sq_entries``/``cq_entries``: ring depths (powers of two; cq 0: twice
@@ -36,59 +38,42 @@ class Queue:
     ``idle_us``: for POLL, how long the kernel polls an idle SQ.
     """
 
+    _free = "queue_destroy"
+
     def __init__(self, dev, flags=0, sq_entries=128, cq_entries=0,
                  eventfd=-1, idle_us=0):
         attr = _lib.QueueAttr(flags, sq_entries, cq_entries, eventfd,
                               idle_us)
-        self._q = ctypes.POINTER(_lib.Queue)()
+        q = ctypes.POINTER(_lib.Queue)()
         check(lib.queue_create(dev.handle(), ctypes.byref(attr),
-                               ctypes.byref(self._q)), "ubfab_queue_create")
-        self.id = self._q.contents.id
+                               ctypes.byref(q)), "ubfab_queue_create")
+        self._p = q
+        self.id = q.contents.id
         self._cqe = ctypes.POINTER(_lib.Completion)()
-
-    def close(self):
-        """Destroy the queue; work in flight is abandoned."""
-        if self._q:
-            lib.queue_destroy(self._q)
-            self._q = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
-
-    def _h(self):
-        if not self._q:
-            raise ValueError("the queue is closed")
-        return self._q
 
     def fileno(self):
         """The queue's descriptor, readable while completions wait."""
-        return check(lib.queue_fd(self._h()), "ubfab_queue_fd")
+        return check(lib.queue_fd(self.handle()), "ubfab_queue_fd")
 
     @property
     def sq_space(self):
         """How many more entries can be posted before submit()."""
-        return lib.queue_sq_space(self._h())
+        return lib.queue_sq_space(self.handle())
 
     @property
     def cq_ready(self):
         """How many completions can be reaped now."""
-        return lib.queue_cq_ready(self._h())
+        return lib.queue_cq_ready(self.handle())
 
     @property
     def sq_flags(self):
         """The SQ flag word (SqFlags: ERROR, CQ_FULL, NEED_WAKEUP)."""
-        return SqFlags(lib.queue_sq_flags(self._h()))
+        return SqFlags(lib.queue_sq_flags(self.handle()))
 
     # Posting entries
 
     def _post(self, prep, *args, user_data=0, flags=0):
-        sqe = lib.queue_get_sqe(self._h())
+        sqe = lib.queue_get_sqe(self.handle())
         if not sqe:
             raise Error(errno.ENOSPC, "ubfab_queue_get_sqe",
                         "SQ full: submit() and reap completions")
@@ -152,7 +137,7 @@ class Queue:
         """Hand the posted entries to the kernel; returns their count.
         Error EIO if the queue is in the error state (they then complete
         FLUSHED)."""
-        return check(lib.queue_submit(self._h()), "ubfab_queue_submit")
+        return check(lib.queue_submit(self.handle()), "ubfab_queue_submit")
 
     # Completions
 
@@ -162,10 +147,10 @@ class Queue:
         for a status other than OK unless ``raise_on_error`` is False;
         the completion is consumed either way."""
         ms = -1 if timeout is None else int(timeout * 1000)
-        check(lib.queue_wait_cqe(self._h(), ctypes.byref(self._cqe), ms),
+        check(lib.queue_wait_cqe(self.handle(), ctypes.byref(self._cqe), ms),
               "ubfab_queue_wait_cqe")
         c = record(self._cqe.contents)
-        lib.queue_cqe_seen(self._q)
+        lib.queue_cqe_seen(self._p)
         if raise_on_error and c.status != CqeStatus.OK:
             raise CompletionError(c)
         return c
@@ -175,7 +160,7 @@ class Queue:
         first, consumed; does not wait and does not raise for their
         status."""
         out = (_lib.Completion * max_count)()
-        n = lib.queue_reap(self._h(), out, max_count)
+        n = lib.queue_reap(self.handle(), out, max_count)
         return [record(out[i]) for i in range(n)]
 
     def run(self, timeout=None):
@@ -183,7 +168,7 @@ class Queue:
         order; returns them. Raises CompletionError for the first that
         failed (after reaping them all). Not for SELECTIVE queues, whose
         entries do not all complete."""
-        q = self._h().contents
+        q = self.handle().contents
         n = (q.sq_next - q.sq_published) & 0xFFFFFFFF
         try:
             self.submit()
@@ -199,7 +184,7 @@ class Queue:
 
     def reset(self):
         """Take the queue out of the error state."""
-        check(lib.queue_reset(self._h()), "ubfab_queue_reset")
+        check(lib.queue_reset(self.handle()), "ubfab_queue_reset")
 
     # The modeled clock
 
@@ -207,19 +192,19 @@ class Queue:
         """Advance the queue's modeled clock by ``advance_ns`` and return
         it, in nanoseconds."""
         now = ctypes.c_uint64()
-        check(lib.queue_clock(self._h(), advance_ns, ctypes.byref(now)),
+        check(lib.queue_clock(self.handle(), advance_ns, ctypes.byref(now)),
               "ubfab_queue_clock")
         return now.value
 
     def park(self):
         """Stop an ORDERED queue holding its model domain back."""
-        check(lib.queue_park(self._h()), "ubfab_queue_park")
+        check(lib.queue_park(self.handle()), "ubfab_queue_park")
 
     def stamp(self, addr, local=False):
         """Stamp the flag word at ``addr`` with the queue's clock before a
         CPU store raises it; returns the stamp (ns)."""
         now = ctypes.c_uint64()
-        check(lib.queue_stamp(self._h(), addr,
+        check(lib.queue_stamp(self.handle(), addr,
                               StampFlags.LOCAL if local else 0,
                               ctypes.byref(now)), "ubfab_queue_stamp")
         return now.value

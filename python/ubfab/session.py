@@ -13,6 +13,7 @@ import select
 
 from . import _lib
 from ._lib import lib
+from ._resource import Handle
 from ._uapi import Cmd, State
 from .errors import check
 from .records import record
@@ -45,7 +46,7 @@ def _model(p):
         lib.model_free(p)
 
 
-class Session:
+class Session(Handle):
     """A generic netlink session to ubfab.ko (libubfab's struct ubfab_nl).
 
     Use it as a context manager, or close() it. Not thread-safe: use one
@@ -54,36 +55,19 @@ class Session:
     CAP_NET_ADMIN).
     """
 
+    _free = "nl_close"
+
     def __init__(self):
-        self._nl = ctypes.c_void_p()
-        check(lib.nl_open(ctypes.byref(self._nl)), "ubfab_nl_open")
-
-    def close(self):
-        """Close the session; later calls raise ValueError."""
-        if self._nl:
-            lib.nl_close(self._nl)
-            self._nl = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
-
-    def _h(self):
-        if not self._nl:
-            raise ValueError("the session is closed")
-        return self._nl
+        p = ctypes.c_void_p()
+        check(lib.nl_open(ctypes.byref(p)), "ubfab_nl_open")
+        self._p = p
 
     def _check(self, rc, call):
-        return check(rc, call, lambda: lib.nl_errmsg(self._nl).decode())
+        return check(rc, call, lambda: lib.nl_errmsg(self._p).decode())
 
     def _get(self, call, ctype, *args):
         out = ctype()
-        self._check(getattr(lib, call)(self._h(), *args, ctypes.byref(out)),
+        self._check(getattr(lib, call)(self.handle(), *args, ctypes.byref(out)),
                     "ubfab_" + call)
         return record(out)
 
@@ -97,7 +81,7 @@ class Session:
             except BaseException as e:  # re-raised below, not lost in C
                 failure.append(e)
                 return 1
-        rc = getattr(lib, call)(self._h(), *args, cbtype(collect), None)
+        rc = getattr(lib, call)(self.handle(), *args, cbtype(collect), None)
         if failure:
             raise failure[0]
         self._check(rc, "ubfab_" + call)
@@ -164,7 +148,7 @@ class Session:
     def model(self):
         """The model's profile, parameters and memory: a Model."""
         p = ctypes.POINTER(_lib.Model)()
-        self._check(lib.model_get(self._h(), ctypes.byref(p)),
+        self._check(lib.model_get(self.handle(), ctypes.byref(p)),
                     "ubfab_model_get")
         return _model(p)
 
@@ -179,7 +163,7 @@ class Session:
         arr = (_lib.ModelValue * max(len(items), 1))()
         for i, (name, value) in enumerate(items):
             arr[i].name, arr[i].value = name.encode(), value
-        self._check(lib.model_set(self._h(),
+        self._check(lib.model_set(self.handle(),
                                   profile.encode() if profile else None,
                                   arr if items else None, len(items)),
                     "ubfab_model_set")
@@ -188,7 +172,7 @@ class Session:
 
     def set_port_state(self, eid, plane, state):
         """Bring a port up or down (State.UP, State.DOWN)."""
-        self._check(lib.port_set_state(self._h(), eid, plane, State(state)),
+        self._check(lib.port_set_state(self.handle(), eid, plane, State(state)),
                     "ubfab_port_set_state")
 
     def set_port_faults(self, eid, plane, state=None, bw_permille=None,
@@ -203,29 +187,29 @@ class Session:
             if value is not None:
                 f.mask |= bit
                 setattr(f, name, value)
-        self._check(lib.port_set_faults(self._h(), eid, plane,
+        self._check(lib.port_set_faults(self.handle(), eid, plane,
                                         ctypes.byref(f)),
                     "ubfab_port_set_faults")
 
     def set_plane_state(self, plane, state):
         """Bring a whole plane up or down."""
-        self._check(lib.plane_set_state(self._h(), plane, State(state)),
+        self._check(lib.plane_set_state(self.handle(), plane, State(state)),
                     "ubfab_plane_set_state")
 
     def reset_entity(self, eid):
         """Reset an entity: free all its memory, revoke its segments."""
-        self._check(lib.entity_reset(self._h(), eid), "ubfab_entity_reset")
+        self._check(lib.entity_reset(self.handle(), eid), "ubfab_entity_reset")
 
     # Events
 
     def subscribe(self):
         """Receive the fabric's events on this session (best one used for
         nothing else: events arriving during a request are dropped)."""
-        self._check(lib.nl_subscribe(self._h()), "ubfab_nl_subscribe")
+        self._check(lib.nl_subscribe(self.handle()), "ubfab_nl_subscribe")
 
     def fileno(self):
         """The session's socket, to select() or poll() it for events."""
-        return check(lib.nl_fd(self._h()), "ubfab_nl_fd")
+        return check(lib.nl_fd(self.handle()), "ubfab_nl_fd")
 
     def read_event(self, timeout=None):
         """The next event, an NlEvent; None if none came within
@@ -236,7 +220,7 @@ class Session:
             if not ready:
                 return None
         ev = _lib.NlEvent()
-        self._check(lib.nl_event_read(self._h(), ctypes.byref(ev)),
+        self._check(lib.nl_event_read(self.handle(), ctypes.byref(ev)),
                     "ubfab_nl_event_read")
         cmd = Cmd(ev.cmd)
         fields = dict.fromkeys(NlEvent._fields)
