@@ -48,6 +48,7 @@ PACKAGES=(
 	abigail-tools				# libubfab's ABI check (abidiff)
 	sparse perl				# make lint (sparse, checkpatch.pl)
 	python3-docutils			# make lint (Documentation/*.rst)
+	python3-pyflakes			# make lint (python/)
 	python3-yaml python3-jsonschema		# make check (tools/ynl/nlgen.py)
 	qemu-system-x86 busybox-static cpio	# the test VM and its initramfs
 	jq					# make bench-compare's table
