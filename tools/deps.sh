@@ -201,10 +201,16 @@ extract_vmlinux() {
 # modules/, with the kernel's paths: 9p, netfs, fscache, virtio.
 extract_vm_modules() {
 	local dir=$UBFAB_CACHE/kernels/$1 deb tmp m=./lib/modules/$1/kernel
+	local debs=("$DL/linux-image-$1-unsigned_"*.deb)
 
 	[ ! -d "$dir/modules" ] || return 0
-	deb=$(fetch_deb "linux-image-$1-unsigned" \
-		"$(candidate "linux-image-$1-unsigned")")
+	if [ -e "${debs[0]}" ]; then
+		deb=${debs[0]}
+	else
+		apt_update
+		deb=$(fetch_deb "linux-image-$1-unsigned" \
+			"$(candidate "linux-image-$1-unsigned")")
+	fi
 	tmp=$(mktemp -d "$UBFAB_CACHE/kernels/.tmp.XXXXXX")
 	dpkg-deb --fsys-tarfile "$deb" |
 		tar -x -C "$tmp" --wildcards "$m/fs/9p/*" "$m/net/9p/*" \
