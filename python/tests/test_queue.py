@@ -44,6 +44,18 @@ def test_write_then_read_back(session, peers):
         del x, y
 
 
+@pytest.mark.parametrize("flags, moves", [
+    (ubfab.QueueFlags.POLL, True), (ubfab.QueueFlags.TIMING, False)])
+def test_queue_flags(peers, flags, moves):
+    with peers.a.queue(flags=flags) as q, peers.src.map() as src, \
+            peers.dst.map() as dst:
+        src.buffer[:4] = b"flag"
+        q.write(peers.src.offset, peers.imp.addr(0), 4)
+        c, = q.run(timeout=10)
+        assert (c.status, c.bytes) == (ubfab.CqeStatus.OK, 4)
+        assert (bytes(dst.buffer[:4]) == b"flag") == moves
+
+
 def test_failure_raises_and_flushes_until_reset(peers):
     with peers.a.queue() as q:
         q.write(peers.src.offset, peers.imp.addr(WINDOW), 8, user_data=1)
