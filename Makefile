@@ -161,6 +161,18 @@ check:
 check-debug:
 	@tools/check.sh -d
 
+# The Python binding (python/): that its enums follow the uAPI header, then
+# its tests in the test VM on KVER with the host's python3 (ubvm -R), the
+# module (make modules), lib and ubctl of this tree. python-uapi
+# regenerates the enums.
+check-python: lib tools
+	@$(MAKE) -s --no-print-directory -C python uapi-check
+	@tools/vm/ubvm -k $(VM_KERNEL) -R -t 120 -- /usr/bin/python3 -m pytest \
+		-p no:cacheprovider --color=no -q python/tests
+
+python-uapi:
+	@$(MAKE) --no-print-directory -C python uapi
+
 # The demo's programs, linked with the libubfab the VM has in /usr/lib:
 # its scenario on the fabric (tools/vm/demo_scenario.c) and its load on
 # the fabric model (tools/vm/demo_load.c).
@@ -249,6 +261,7 @@ install: lib tools man
 	$(MAKE) -C lib O=$(BUILD)/lib install
 	$(MAKE) -C tools/ubctl O=$(BUILD)/tools install
 	$(MAKE) -C Documentation/man O=$(BUILD)/man install
+	$(MAKE) -C python install
 
 clean:
 	rm -rf build
@@ -271,6 +284,8 @@ help:
 	@echo '               then check-debug'
 	@echo '  check-debug  VM tests on the debug kernel (KASAN, lockdep, KUnit,'
 	@echo '               kmemleak, ...) and on the 6.12 PREEMPT_RT kernel'
+	@echo '  check-python the Python binding'"'"'s tests in a VM (for KVER)'
+	@echo '  python-uapi  regenerate python/ubfab/_uapi.py from the uAPI'
 	@echo '  demo         the cm384 fabric in a VM: ubctl topo, a scenario'
 	@echo '               (modeled latency, bandwidth, incast, a plane down,'
 	@echo '               bytes per plane), memory, time, the model'"'"'s'
@@ -289,12 +304,13 @@ help:
 	@echo '  shell        VM shell with the module loaded (for KVER)'
 	@echo '  man          the man pages (Documentation/man/) into build/man'
 	@echo '  install      libubfab, libubfab-ffi, headers, ubctl and its bash'
-	@echo '               completion, the man pages into DESTDIR/PREFIX'
-	@echo '               (uAPI in PREFIX/include/ubfab/linux)'
+	@echo '               completion, the man pages, the Python package ubfab'
+	@echo '               into DESTDIR/PREFIX (uAPI in PREFIX/include/ubfab/linux)'
 	@echo '  clean        remove build/'
 	@echo 'Variables: KVER=6.1|6.12|6.12-rt|debug|<release>,'
 	@echo '  KDIR=<kernel build tree>, DEMO_KVER, UBFAB_CACHE (now $(UBFAB_CACHE)),'
 	@echo '  V=1 (command lines instead of the short build steps).'
 
 .PHONY: all modules modules-all lib tools selftests deps lint check \
-	check-debug demo shell man install clean help FORCE
+	check-debug check-python python-uapi demo shell man install clean \
+	help FORCE

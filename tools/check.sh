@@ -16,7 +16,9 @@
 #
 # The host tests are tools/ubctl/tests/host.sh, tools/plot/tests/host.py,
 # Documentation/man/tests/host.sh, tools/completion/tests/host.sh and
-# every lib/tests program (one KTAP run each).
+# every lib/tests program (one KTAP run each). The Python binding's
+# tests (make check-python) run in a VM of their own on 6.1 and on 6.12
+# (one KTAP run each: its conftest.py ends with a Totals line).
 #
 # Owns the counting rules: each build, the lint, the netlink spec check and
 # the debug kernel's build count as one test each; a KTAP run counts its
@@ -175,6 +177,17 @@ vm_run() {
 	count_run "VM $kver" "$out" "$rc"
 }
 
+# Runs the Python binding's tests (make check-python) in a VM and counts
+# their KTAP Totals: the kernel series, its release.
+python_run() {
+	local out=$tmp/python rc=0
+
+	echo "check: the Python binding's tests in a VM on $2"
+	"$MAKE" -s --no-print-directory check-python KVER="$1" 2>&1 |
+		tee "$out" || rc=${PIPESTATUS[0]}
+	count_run "python $2" "$out" "$rc"
+}
+
 # Counts the KUnit suites in the kernel log of the last VM run on a kernel,
 # each suite once, by its run with the most failures; prints the KTAP of
 # that run when it failed. Arguments: the kernel's release and its .config.
@@ -285,6 +298,7 @@ stock_checks() {
 			continue
 		fi
 		vm_run "$kver" -k "$series" -n -t "$VM_TIMEOUT"
+		python_run "$series" "$kver"
 	done
 }
 

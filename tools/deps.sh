@@ -18,10 +18,10 @@ Usage: tools/deps.sh [-h]
 
 Installs the Debian packages ubfab needs, the headers of the newest
 Debian 6.1, 6.12 and 6.12 PREEMPT_RT (rt-amd64) kernels, extracts their
-images (for the test VM), the kselftest harness, checkpatch and the
-kernel's netlink spec tools (ynl-gen-c.py and the genetlink schemas; from
-linux-source-6.12) into the cache, and writes \$UBFAB_CACHE/env.mk and
-env.sh. Runs apt-get update only when something is missing. Log of apt's
+images and the 9p modules of ubvm -R (for the test VM), the kselftest
+harness, checkpatch and the kernel's netlink spec tools (ynl-gen-c.py and
+the genetlink schemas; from linux-source-6.12) into the cache, and writes
+\$UBFAB_CACHE/env.mk and env.sh. Runs apt-get update only when something is missing. Log of apt's
 output: \$UBFAB_CACHE/deps.log.
 
 Environment:
@@ -48,6 +48,7 @@ PACKAGES=(
 	abigail-tools				# libubfab's ABI check (abidiff)
 	sparse perl				# make lint (sparse, checkpatch.pl)
 	python3-docutils			# make lint (Documentation/*.rst)
+	python3-pyflakes			# make lint (python/)
 	python3-yaml python3-jsonschema		# make check (tools/ynl/nlgen.py)
 	qemu-system-x86 busybox-static cpio	# the test VM and its initramfs
 	jq					# make bench-compare's table
@@ -56,6 +57,7 @@ PACKAGES=(
 	python3-matplotlib			# tools/plot/ubplot's charts
 	scdoc mandoc				# man pages: make man, their lint
 	kmod xz-utils zstd			# depmod for the VM; unpacking kernels
+	python3-numpy python3-pytest		# make check-python (python/)
 	bc flex bison libelf-dev libssl-dev pahole # building a debug kernel
 )
 
@@ -195,9 +197,38 @@ extract_vmlinux() {
 	fi
 }
 
+# Extracts from a kernel's image package the modules a VM needs to mount
+# the host's root over virtio-9p (ubvm -R) to $UBFAB_CACHE/kernels/<kver>/
+# modules/, with the kernel's paths: 9p, netfs, fscache, virtio.
+extract_vm_modules() {
+	local dir=$UBFAB_CACHE/kernels/$1 deb tmp m=./lib/modules/$1/kernel
+	local debs=("$DL/linux-image-$1-unsigned_"*.deb)
+
+	[ ! -d "$dir/modules" ] || return 0
+	if [ -e "${debs[0]}" ]; then
+		deb=${debs[0]}
+	else
+		apt_update
+		deb=$(fetch_deb "linux-image-$1-unsigned" \
+			"$(candidate "linux-image-$1-unsigned")")
+	fi
+	tmp=$(mktemp -d "$UBFAB_CACHE/kernels/.tmp.XXXXXX")
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -x -C "$tmp" --wildcards "$m/fs/9p/*" "$m/net/9p/*" \
+			"$m/fs/netfs/*" "$m/drivers/virtio/*" \
+			"./lib/modules/$1/modules.builtin*" ||
+		die "cannot extract the 9p modules from $deb"
+	# fscache is a module in 6.1 only.
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -x -C "$tmp" --wildcards "$m/fs/fscache/*" 2>/dev/null ||
+		true
+	mv "$tmp/lib/modules/$1" "$dir/modules"
+	rm -rf "$tmp"
+}
+
 # Sets KVER to the kernel of a series and flavour, installing its headers
 # and extracting vmlinuz, its vmlinux and config to
-# $UBFAB_CACHE/kernels/<kver>/.
+# $UBFAB_CACHE/kernels/<kver>/, and the modules extract_vm_modules() names.
 ensure_kernel() {
 	local series=$1 flavour=$2 dir tmp deb
 
@@ -207,6 +238,7 @@ ensure_kernel() {
 	   [ -z "$(missing_packages "linux-headers-$KVER")" ]; then
 		[ -e "$dir/vmlinux" ] ||
 			extract_vmlinux "$dir/vmlinuz" "$dir/config" "$dir/vmlinux"
+		extract_vm_modules "$KVER"
 		step "kernel $series ($flavour): $KVER ok"
 		return
 	fi
@@ -236,6 +268,7 @@ ensure_kernel() {
 		mv "$tmp/boot/vmlinuz-$KVER" "$dir/vmlinuz"
 		rm -rf "$tmp"
 	fi
+	extract_vm_modules "$KVER"
 }
 
 # Sets KSRC to the kernel source tarball, kept with the kselftest harness,

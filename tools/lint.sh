@@ -4,8 +4,9 @@
 # tools/lint.sh - `make lint`: checkpatch --strict on the module and the uAPI
 # header (kernel version tests allowed in kmod/compat.h only), and a fresh
 # W=1 build of the module under sparse (C=1) for the 6.1 and the 6.12
-# kernel, in build/lint/<release>/kmod; and a parse of every
-# Documentation/*.rst with docutils. Any report fails.
+# kernel, in build/lint/<release>/kmod; a parse of every
+# Documentation/*.rst with docutils; and pyflakes on the Python binding
+# (python/). Any report fails.
 
 set -euo pipefail
 
@@ -14,8 +15,8 @@ usage() {
 Usage: tools/lint.sh [-h]
 
 Runs checkpatch.pl --strict on kmod/*.[ch] and include/uapi/linux/ubfab.h
-builds the module with W=1 and sparse for both kernel series, and parses
-Documentation/*.rst with docutils. Prints what they report; exits 1 if
+builds the module with W=1 and sparse for both kernel series, parses
+Documentation/*.rst with docutils and runs pyflakes on python/. Prints what they report; exits 1 if
 anything was reported. Run \`make deps\` first (once).
 EOF
 }
@@ -39,6 +40,8 @@ missing=
 command -v sparse >/dev/null || missing+=" sparse"
 /usr/bin/python3 -c 'import docutils' 2>/dev/null ||
 	missing+=" python3-docutils"
+/usr/bin/python3 -c 'import pyflakes' 2>/dev/null ||
+	missing+=" python3-pyflakes"
 if [ -n "$missing" ]; then
 	echo "lint: install the Debian packages$missing (or run \`make deps\`)" >&2
 	exit 2
@@ -121,6 +124,14 @@ EOF
 	echo "lint: Documentation/*.rst: clean"
 else
 	echo "lint: Documentation/*.rst:"
+	printf '%s\n' "$reports"
+	status=1
+fi
+# The Python binding, its tests and example: unused or undefined names.
+if reports=$(/usr/bin/python3 -m pyflakes python 2>&1); then
+	echo "lint: pyflakes python/: clean"
+else
+	echo "lint: pyflakes python/:"
 	printf '%s\n' "$reports"
 	status=1
 fi
