@@ -504,15 +504,17 @@ static __always_inline void __ubfab_model_charge(struct ubfab_model_clock *c,
 	if (!static_branch_likely(&ubfab_model_on))
 		return;
 	c->entries++;
-	/* like the last, the same parameters in force */
-	if (ubfab_model_alike(c, ex) &&
-	    (!check_gen || c->last_gen == READ_ONCE(ubfab_model_gen))) {
+	/* in a run: alike the last, its links reserved with the run's first */
+	if (c->run_left) {
+		c->run_left--;
+		ubfab_model_advance(c, c->last_ps);
+	} else if (ubfab_model_alike(c, ex) &&
+		   (!check_gen || c->last_gen == READ_ONCE(ubfab_model_gen))) {
+		/* like the last, the same parameters in force */
 		u64 before = c->now_ps;
 
 		ubfab_model_advance(c, c->last_ps);
-		if (c->run_left)
-			c->run_left--;
-		else if (c->last_planes)
+		if (c->last_planes)
 			ubfab_model_contend_alike(c, self, ex, before, ahead);
 	} else {
 		ubfab_model_charge_new(c, self, ex);
