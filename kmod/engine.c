@@ -66,6 +66,7 @@
 
 #include "compat.h"
 #include "engine.h"
+#include "failnth.h"
 #include "model.h"
 #include "trace.h"
 
@@ -89,12 +90,16 @@ static struct workqueue_struct *ubfab_engine_wq;
 int ubfab_engine_init(void)
 {
 	ubfab_engine_wq = alloc_workqueue("ubfab_queue", WQ_UNBOUND, 0);
-	return ubfab_engine_wq ? 0 : -ENOMEM;
+	if (!ubfab_engine_wq)
+		return -ENOMEM;
+	ubfab_failnth_init();
+	return 0;
 }
 
 /* Context: module exit; no queue exists, so no work item is queued. */
 void ubfab_engine_fini(void)
 {
+	ubfab_failnth_fini();
 	destroy_workqueue(ubfab_engine_wq);
 }
 
@@ -561,10 +566,12 @@ void ubfab_engine_work(struct work_struct *work)
 	unsigned long until = jiffies + UBFAB_QUEUE_SLICE, wait_delay = 0;
 	enum ubfab_queue_next next;
 	unsigned int posted;
+	bool armed;
 	u32 head;
 
 	for (;;) {
 		mutex_lock(&q->run_lock);
+		armed = ubfab_failnth_enter();
 		if (q->sq_flags & UBFAB_SQ_NEED_WAKEUP) {
 			/* Woken: poll again from now. */
 			ubfab_engine_set_flags(q, 0, UBFAB_SQ_NEED_WAKEUP);
@@ -579,6 +586,7 @@ void ubfab_engine_work(struct work_struct *work)
 				next = ubfab_engine_poll_idle(q);
 		}
 		wait_delay = ubfab_engine_delay(q, next);
+		ubfab_failnth_leave(armed);
 		mutex_unlock(&q->run_lock);
 
 		ubfab_engine_notify(q, posted);

@@ -3,9 +3,10 @@
  * ubfab when allocations fail: for each entry point that allocates (module
  * load, every netlink command's do and dump, open of an entity device, the
  * memory, segment and queue ioctls, and a queue entry that allocates the
- * pages it writes), every allocation on its path is made to fail in turn
- * with /proc/thread-self/fail-nth, in the spirit of the iommufd
- * selftests. Each attempt must fail cleanly (ENOMEM, UBFAB_CQE_NOMEM, or
+ * pages it writes, through the doorbell and through the polling worker),
+ * every allocation on its path is made to fail in turn with
+ * /proc/thread-self/fail-nth (for the worker, the module's debugfs
+ * ubfab/worker-fail-nth), in the spirit of the iommufd selftests. Each attempt must fail cleanly (ENOMEM, UBFAB_CQE_NOMEM, or
  * the errno the ABI documents) or succeed whole; leave nothing behind (a
  * failed load leaves no module, device or class; a failed request, open,
  * ioctl or entry changes nothing a retry could see); and the sweep ends
@@ -946,13 +947,19 @@ TEST_F_TIMEOUT(device, queue_create, 300)
 
 #define WRITE_LEN	(3 * PAGE)
 
+#define WORKER_NTH	FAULT_DIR "ubfab/worker-fail-nth"
+
 /*
  * One WRITE of WRITE_LEN bytes from local to the start of a new segment
  * of the owner: the owner allocates and exports a range whose pages were
- * never touched, the peer imports it, and the doorbell's round (run in
- * this thread) allocates them. With nth, the nth allocation of the
- * doorbell fails. Returns the completion's status (-1: none) and what was
- * done, for the caller to check and undo.
+ * never touched, the peer imports it, and the queue's round allocates
+ * them: the doorbell's, run in this thread, or with poll the polling
+ * worker's. With n, the nth allocation of that round fails: armed through
+ * this thread's fail-nth (nth), or through the module's worker-fail-nth
+ * in debugfs for the worker, read back after the queue's clock ioctl,
+ * which waits for the round to let go of the queue. Returns the
+ * completion's status (-1: none) and what was done, for the caller to
+ * check and undo.
  */
 struct queue_write {
 	uint64_t target;
@@ -965,39 +972,56 @@ struct queue_write {
 
 static void queue_write_post(struct __test_metadata *_metadata,
 			     struct ubfab_queue *q, uint64_t local,
-			     struct queue_write *wr, int nth, unsigned long n)
+			     struct queue_write *wr, int nth, bool poll,
+			     unsigned long n)
 {
 	struct ubfab_sqe *sqe = ubfab_queue_get_sqe(q);
 	struct ubfab_cqe *cqe;
+	uint64_t now, left;
+	char buf[24];
 
 	ASSERT_NE(NULL, sqe);
 	ubfab_prep_write(sqe, local, ubfab_import_addr(&wr->imp, 0),
 			 WRITE_LEN);
-	if (n)
+	snprintf(buf, sizeof(buf), "%lu", n);
+	if (n && poll) {
+		ASSERT_EQ(0, write_file(WORKER_NTH, buf));
+	} else if (n) {
 		nth_arm(nth, n);
+	}
 	ubfab_queue_submit(q);
-	wr->fired = n && nth_fired(nth, NULL);
+	wr->fired = n && !poll && nth_fired(nth, NULL);
 	wr->status = -1;
 	if (ubfab_queue_wait_cqe(q, &cqe, 10000))
 		return;
 	wr->status = cqe->status;
 	wr->bytes = cqe->bytes;
 	ubfab_queue_cqe_seen(q);
+	if (n && poll) {
+		ASSERT_EQ(0, ubfab_queue_clock(q, 0, &now));
+		ASSERT_EQ(0, read_u64(WORKER_NTH, &left));
+		ASSERT_EQ(0, write_file(WORKER_NTH, "0"));
+		wr->fired = !left;
+	}
 }
 
 /*
- * A WRITE that must allocate the pages it writes, each allocation of the
- * doorbell failing in turn: the entry completes with UBFAB_CQE_NOMEM (or
+ * A WRITE that must allocate the pages it writes, each allocation of its
+ * round failing in turn (the doorbell's in this thread, or with poll the
+ * polling worker's): the entry completes with UBFAB_CQE_NOMEM (or
  * UBFAB_CQE_OK, when the failure is one the kernel retries, as xarray
  * does with a node it could not get without sleeping) having written
  * the pages before the one that failed, as its bytes say; the queue
  * resets, and the same WRITE then completes with UBFAB_CQE_OK and every
- * byte in place. The pages of each failed attempt and of each segment go back
- * with the owner's allocation (kmemleak, ubvm -l, sees any that do not).
+ * byte in place. The pages of each failed attempt and of each segment go
+ * back with the owner's allocation (kmemleak, ubvm -l, sees any that do
+ * not).
  */
-TEST_F_TIMEOUT(device, queue_write, 300)
+static void queue_write_sweep(struct __test_metadata *_metadata, int nth,
+			      bool poll)
 {
 	struct ubfab_queue_attr attr = UBFAB_QUEUE_ATTR_INIT;
+	const char *how = poll ? "polling WRITE" : "WRITE";
 	struct ubfab_dev *owner, *peer;
 	struct ubfab_queue *q;
 	struct queue_write wr;
@@ -1007,6 +1031,10 @@ TEST_F_TIMEOUT(device, queue_write, 300)
 	unsigned int i;
 	bool fired;
 
+	if (poll && access(WORKER_NTH, W_OK))
+		SKIP(return, "no " WORKER_NTH);
+	if (poll)
+		attr.flags |= UBFAB_QUEUE_POLL;
 	ASSERT_EQ(0, ubfab_dev_open("npu0", &owner));
 	ASSERT_EQ(0, ubfab_dev_open("cpu0", &peer));
 	ASSERT_EQ(0, ubfab_dev_alloc(peer, WRITE_LEN, &local));
@@ -1024,12 +1052,12 @@ TEST_F_TIMEOUT(device, queue_write, 300)
 		ASSERT_EQ(0, ubfab_dev_import(peer, 0, wr.token_id, 0x5eed,
 					      UBFAB_SEG_WRITE, &wr.imp));
 		/* n = 0: nothing fails, for the count. */
-		queue_write_post(_metadata, q, local, &wr, self->nth, n);
+		queue_write_post(_metadata, q, local, &wr, nth, poll, n);
 		fired = wr.fired;
 		if (wr.status != UBFAB_CQE_OK) {
 			EXPECT_TRUE(fired);
 			EXPECT_EQ(UBFAB_CQE_NOMEM, wr.status)
-				TH_LOG("WRITE, allocation %lu: status %d", n,
+				TH_LOG("%s, allocation %lu: status %d", how, n,
 				       wr.status);
 			/* it stopped at a page; what came before is there */
 			EXPECT_EQ(0, wr.bytes % PAGE);
@@ -1039,23 +1067,22 @@ TEST_F_TIMEOUT(device, queue_write, 300)
 							   wr.bytes, PROT_READ,
 							   (void **)&dst));
 				EXPECT_EQ(0, memcmp(src, dst, wr.bytes))
-					TH_LOG("WRITE, allocation %lu: the %u bytes written are not there",
-					       n, wr.bytes);
+					TH_LOG("%s, allocation %lu: the %u bytes written are not there",
+					       how, n, wr.bytes);
 				ubfab_unmap(dst, wr.bytes);
 			}
 			ASSERT_EQ(0, ubfab_queue_reset(q));
-			queue_write_post(_metadata, q, local, &wr, self->nth,
-					 0);
+			queue_write_post(_metadata, q, local, &wr, nth, poll, 0);
 		}
 		EXPECT_EQ(UBFAB_CQE_OK, wr.status)
-			TH_LOG("WRITE, allocation %lu: status %d after a reset",
-			       n, wr.status);
+			TH_LOG("%s, allocation %lu: status %d after a reset",
+			       how, n, wr.status);
 		EXPECT_EQ(WRITE_LEN, wr.bytes);
 		ASSERT_EQ(0, ubfab_dev_map(owner, wr.target, WRITE_LEN,
 					   PROT_READ, (void **)&dst));
 		EXPECT_EQ(0, memcmp(src, dst, WRITE_LEN))
-			TH_LOG("WRITE, allocation %lu: the data is not there",
-			       n);
+			TH_LOG("%s, allocation %lu: the data is not there",
+			       how, n);
 		ubfab_unmap(dst, WRITE_LEN);
 		ASSERT_EQ(0, ubfab_dev_unimport(peer, wr.imp.mmap_offset));
 		ASSERT_EQ(0, ubfab_dev_unexport(owner, wr.token_id));
@@ -1067,7 +1094,20 @@ TEST_F_TIMEOUT(device, queue_write, 300)
 	ubfab_unmap(src, WRITE_LEN);
 	ubfab_dev_close(peer);
 	ubfab_dev_close(owner);
-	ksft_print_msg("WRITE: %lu allocations, each failed\n", n - 1);
+	/* the polling worker's sweep must have reached an allocation */
+	if (poll)
+		EXPECT_LT(1, n);
+	ksft_print_msg("%s: %lu allocations, each failed\n", how, n - 1);
+}
+
+TEST_F_TIMEOUT(device, queue_write, 300)
+{
+	queue_write_sweep(_metadata, self->nth, false);
+}
+
+TEST_F_TIMEOUT(device, queue_write_polling, 300)
+{
+	queue_write_sweep(_metadata, self->nth, true);
 }
 
 TEST_HARNESS_MAIN
