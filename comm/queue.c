@@ -9,6 +9,7 @@
  * ubshmem_model_ns().
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,9 +60,14 @@ static void reap_one(uint64_t want, uint64_t *result)
  */
 struct ubfab_sqe *shm_sqe(void)
 {
+	struct ubfab_sqe *sqe;
+
 	while (shm->posted - shm->reaped >= SHM_QDEPTH)
 		reap_one(0, NULL);
-	return ubfab_queue_get_sqe(shm->q);
+	/* the engine may publish its SQ head after the completions */
+	while (!(sqe = ubfab_queue_get_sqe(shm->q)))
+		sched_yield();
+	return sqe;
 }
 
 /* Number the entry, give it a pending fence, and submit it. */

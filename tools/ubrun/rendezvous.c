@@ -114,21 +114,6 @@ int ubrun_rdv_fds(const struct ubrun_rdv *r, int *fds, int max)
 	return k;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* Every rank sent its part: answer each with all of them. */
 static void round_done(struct ubrun_rdv *r)
 {
@@ -141,7 +126,7 @@ static void round_done(struct ubrun_rdv *r)
 		memcpy(r->reply + len, r->parts + (size_t)i * UBRUN_PART_MAX,
 		       r->len);
 	for (i = 0; i < r->nconns; i++) {
-		if (write_all(r->conns[i].fd, r->reply, len)) {
+		if (ubrun_write_all(r->conns[i].fd, r->reply, len)) {
 			rdv_break(r, "a rank did not take its answer");
 			return;
 		}

@@ -71,18 +71,21 @@ static int64_t now_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void write_all(int fd, const char *p, size_t len)
+int ubrun_write_all(int fd, const void *buf, size_t len)
 {
+	const char *p = buf;
+
 	while (len) {
 		ssize_t n = write(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return;
+			return -1;
 		p += n;
 		len -= n;
 	}
+	return 0;
 }
 
 /* Write @len bytes of a line of rank @r to @out, prefixed. */
@@ -91,8 +94,8 @@ static void emit(int out, int r, const char *line, size_t len)
 	char prefix[24];
 
 	snprintf(prefix, sizeof(prefix), "[%d] ", r);
-	write_all(out, prefix, strlen(prefix));
-	write_all(out, line, len);
+	ubrun_write_all(out, prefix, strlen(prefix));
+	ubrun_write_all(out, line, len);
 }
 
 /* Read what the pipe holds; pass on each complete line, all at EOF. */
@@ -111,14 +114,14 @@ static void stream_read(struct stream *s, int r)
 		len = nl ? (size_t)(nl - s->buf) + 1 : s->used;
 		emit(s->out, r, s->buf, len);
 		if (!nl)
-			write_all(s->out, "\n", 1);
+			ubrun_write_all(s->out, "\n", 1);
 		memmove(s->buf, s->buf + len, s->used - len);
 		s->used -= len;
 	}
 	if (n <= 0) {
 		if (s->used) {
 			emit(s->out, r, s->buf, s->used);
-			write_all(s->out, "\n", 1);
+			ubrun_write_all(s->out, "\n", 1);
 		}
 		close(s->fd);
 		s->fd = -1;

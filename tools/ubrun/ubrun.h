@@ -30,6 +30,9 @@ struct ubrun_slot {
 int ubrun_place(const char *placement, const char *profile, int n,
 		struct ubrun_slot *slots);
 
+/* Write all @len bytes of @buf to @fd. Return: 0, or -1 (errno). */
+int ubrun_write_all(int fd, const void *buf, size_t len);
+
 /* The bootstrap server of a job of @n ranks. */
 struct ubrun_rdv;
 
