@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Top-level Makefile of ubfab: builds the module for one or both kernel
-# series, the library, ubctl and the selftests into build/, and drives
-# deps, lint, check, demo and the VM shell. The parts have their own
-# makefiles (kmod/Kbuild, lib/, tools/ubctl/, selftests/ubfab/); this file
+# series, the library, ubctl, libubshmem, ubrun and the selftests into
+# build/, and drives deps, lint, check, demo and the VM shell. The parts
+# have their own makefiles (kmod/Kbuild, lib/, tools/ubctl/, comm/,
+# tools/ubrun/, examples/, selftests/ubfab/); this file
 # only calls them. `make help` lists the targets. Only `make deps` and the
 # goals that call it install packages or download anything.
 
