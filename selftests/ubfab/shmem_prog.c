@@ -12,6 +12,8 @@
  *   shmem_prog fail R   rank R exits 3 after init; the others wait in a
  *                       barrier for ever
  *   shmem_prog hang     every rank waits for a signal that never comes
+ *   shmem_prog skip R   rank R exits 0 without joining; the others' init
+ *                       must fail, not wait for it
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -344,6 +346,9 @@ int main(int argc, char **argv)
 		printf("partial %s", getenv("UBRUN_RANK"));
 		return 0;
 	}
+	if (!strcmp(what, "skip") &&
+	    !strcmp(getenv("UBRUN_RANK"), argc > 2 ? argv[2] : "0"))
+		return 0;
 	err = ubshmem_init();
 	if (err) {
 		fprintf(stderr, "ubshmem_init: %s\n", strerror(-err));

@@ -272,7 +272,10 @@ TEST_F_TIMEOUT(shmem, output_prefix, 60)
 	EXPECT_EQ(3, count_lines(j.err, "["));
 }
 
-/* Rank 1 exits 3 while the others wait in a barrier: they are killed. */
+/*
+ * Rank 1 exits 3 while the others wait in a barrier: they are killed. A
+ * rank that ends before joining makes the others' ubshmem_init() fail.
+ */
 TEST_F_TIMEOUT(shmem, rank_fails, 60)
 {
 	char prog[PATH_MAX];
@@ -284,6 +287,12 @@ TEST_F_TIMEOUT(shmem, rank_fails, 60)
 	EXPECT_NE(NULL, strstr(j.err, "rank 1 exited with status 3"))
 		TH_LOG("%s", j.err);
 	EXPECT_GT(20000, j.ms);
+	/* a rank that ends without joining: the others' init fails */
+	ubrun(&j, 0, (const char *const[]){ "-n", "3", prog, "skip", "2", NULL });
+	EXPECT_EQ(1, j.status);
+	/* the first to fail ends the job: the other may not get to say it */
+	EXPECT_NE(NULL, strstr(j.err, "] ubshmem_init: Protocol error"))
+		TH_LOG("%s", j.err);
 	/* a rank that cannot start: execvp's 127 */
 	ubrun(&j, 0, (const char *const[]){ "-n", "2", "/nonexistent", NULL });
 	EXPECT_EQ(127, j.status);

@@ -31,7 +31,7 @@ struct ubrun_rdv {
 	char *parts;		/* n slots of UBRUN_PART_MAX */
 	char *reply;
 	int *in_round;		/* ranks that sent their part */
-	int *gone;		/* ranks whose connection closed */
+	int *gone;		/* ranks that ended or closed their connection */
 	int arrived, ngone;
 	uint32_t len;		/* of the round's parts */
 	int broken;
@@ -135,6 +135,16 @@ static void round_done(struct ubrun_rdv *r)
 	r->arrived = 0;
 }
 
+void ubrun_rdv_gone(struct ubrun_rdv *r, int rank)
+{
+	if (r->gone[rank])
+		return;
+	r->gone[rank] = 1;
+	r->ngone++;
+	if (r->arrived && !r->in_round[rank])
+		rdv_break(r, "a rank left while others wait for it");
+}
+
 /* Connection @c closed: the rank is gone. */
 static void conn_gone(struct ubrun_rdv *r, int c)
 {
@@ -142,12 +152,8 @@ static void conn_gone(struct ubrun_rdv *r, int c)
 
 	close(r->conns[c].fd);
 	r->conns[c] = r->conns[--r->nconns];
-	if (rank < 0)
-		return;
-	r->gone[rank] = 1;
-	r->ngone++;
-	if (r->arrived)
-		rdv_break(r, "a rank left while others wait for it");
+	if (rank >= 0)
+		ubrun_rdv_gone(r, rank);
 }
 
 /* What is wrong with message @m on connection @c, or NULL. */

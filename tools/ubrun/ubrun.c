@@ -215,7 +215,7 @@ static void reaped(struct job *j, int r, int wstatus)
 	}
 }
 
-static void on_signal(struct job *j, int sfd)
+static void on_signal(struct job *j, struct ubrun_rdv *rdv, int sfd)
 {
 	struct signalfd_siginfo si;
 	int wstatus, r;
@@ -229,8 +229,10 @@ static void on_signal(struct job *j, int sfd)
 	}
 	while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0)
 		for (r = 0; r < j->n; r++)
-			if (j->rk[r].pid == pid)
+			if (j->rk[r].pid == pid) {
+				ubrun_rdv_gone(rdv, r);
 				reaped(j, r, wstatus);
+			}
 }
 
 /* Until every rank has ended and its output is passed on. */
@@ -267,7 +269,7 @@ static void run(struct job *j, struct ubrun_rdv *rdv, int sfd)
 		if (poll(pfd, nfds, timeout) < 0 && errno != EINTR)
 			break;
 		if (pfd[0].revents)
-			on_signal(j, sfd);
+			on_signal(j, rdv, sfd);
 		for (i = 1; i < nfds; i++) {
 			if (!pfd[i].revents)
 				continue;

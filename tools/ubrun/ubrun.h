@@ -49,4 +49,10 @@ int ubrun_rdv_fds(const struct ubrun_rdv *r, int *fds, int max);
 /* @fd, one of those, is readable: accept, or read and answer a message. */
 void ubrun_rdv_ready(struct ubrun_rdv *r, int fd);
 
+/*
+ * Rank @rank has ended: a round that waits for it, or any later one,
+ * breaks the job.
+ */
+void ubrun_rdv_gone(struct ubrun_rdv *r, int rank);
+
 #endif /* UBRUN_H */
