@@ -39,7 +39,8 @@ static int write_all(int fd, const void *buf, size_t len)
 	const char *p = buf;
 
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		/* ubrun may have closed it: an error, not SIGPIPE */
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
 
 		if (n < 0 && errno == EINTR)
 			continue;

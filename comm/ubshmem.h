@@ -46,8 +46,10 @@ extern "C" {
  * queue, exchanges the heaps' handles and tokens with every other PE over
  * ubrun's socket, imports every heap, and waits for all PEs.
  *
- * Return: 0; -EALREADY if already initialised; -EPROTO if the bootstrap
- * failed or the PEs disagree on the heap size; or a negative errno.
+ * Return: 0; -EALREADY if already initialised; -EPROTO if ubrun ended
+ * the rendezvous (a rank left or broke it) or the PEs disagree on the
+ * heap size; -ECONNREFUSED if ubrun no longer listens; or a negative
+ * errno.
  */
 int ubshmem_init(void);
 

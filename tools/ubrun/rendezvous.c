@@ -101,6 +101,9 @@ static void rdv_break(struct ubrun_rdv *r, const char *why)
 		fprintf(stderr, "ubrun: bootstrap: %s: ending the rendezvous\n", why);
 	r->broken = 1;
 	close_conns(r);
+	/* ranks yet to connect fail to */
+	close(r->lfd);
+	r->lfd = -1;
 }
 
 int ubrun_rdv_fds(const struct ubrun_rdv *r, int *fds, int max)
