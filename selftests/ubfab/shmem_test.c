@@ -47,15 +47,6 @@ static const char *here(void)
 	return dir;
 }
 
-static int load(void)
-{
-	static int loaded;
-
-	if (!loaded && !ubfab_reload(PARAMS))
-		loaded = 1;
-	return loaded ? 0 : -1;
-}
-
 static void drain(int fd, char *buf, size_t *used)
 {
 	ssize_t n = read(fd, buf + *used, OUT_MAX - 1 - *used);
@@ -114,7 +105,7 @@ static void ubrun(struct job *j, int term_ms, const char *const *args)
 	j->ms = now_ms() - t0;
 }
 
-/* The module loaded with PARAMS, once for all the tests. */
+/* The module loaded with PARAMS for each test. */
 FIXTURE(shmem) {
 	int unused;
 };
@@ -127,11 +118,12 @@ FIXTURE_SETUP(shmem)
 	if (fd < 0 && errno == EAFNOSUPPORT)
 		SKIP(return, "no AF_UNIX in this kernel (CONFIG_UNIX)");
 	close(fd);
-	ASSERT_EQ(0, load());
+	ASSERT_EQ(0, ubfab_reload(PARAMS));
 }
 
 FIXTURE_TEARDOWN(shmem)
 {
+	ubfab_unload();
 }
 
 /* Lines of @buf that begin with @prefix. */
