@@ -4,7 +4,7 @@
  * of libubshmem against what the CPU computes, as one rank of the job,
  * and exits nonzero (printing what failed) if any check fails.
  *
- *   shmem_prog all      every call: teams, ptr, put/get, put_signal and
+ *   shmem_prog all      every call: teams, the heap, ptr, put/get, put_signal and
  *                       each comparison, atomics, fence, quiet, barrier,
  *                       the modeled clock
  *   shmem_prog env      print the rank's place and environment, one line
@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -97,6 +98,35 @@ static void check_teams(void)
 		      ubshmem_team_translate_pe(node, i - 1), "node team order");
 	CHECK(ubshmem_team_translate_pe(node, -1) == -1 &&
 	      ubshmem_team_translate_pe(w, npes) == -1, "translate out of range");
+}
+
+/*
+ * Blocks are aligned, reused once freed, at the same offset in every PE
+ * (PE 0 compares them), and a block beyond the heap is ENOMEM.
+ */
+static void check_heap(void)
+{
+	uint64_t *offs = ubshmem_malloc(npes * sizeof(*offs)), off;
+	char *a = ubshmem_malloc(1000), *b = ubshmem_malloc(3000), *c;
+	int pe;
+
+	CHECK(offs && a && b && !((uintptr_t)a % 64) && !((uintptr_t)b % 64),
+	      "malloc: %p %p", (void *)a, (void *)b);
+	ubshmem_free(a);
+	c = ubshmem_malloc(500);
+	CHECK(c == a, "the freed block not reused");
+	off = b - (char *)offs;
+	OK(ubshmem_put(&offs[me], &off, sizeof(off), 0));
+	OK(ubshmem_barrier_all());
+	for (pe = 0; !me && pe < npes; pe++)
+		CHECK(offs[pe] == off, "PE %d's block at %llu, PE 0's at %llu", pe,
+		      (unsigned long long)offs[pe], (unsigned long long)off);
+	errno = 0;
+	CHECK(!ubshmem_malloc(1ULL << 40) && errno == ENOMEM,
+	      "malloc beyond the heap");
+	ubshmem_free(c);
+	ubshmem_free(b);
+	ubshmem_free(offs);
 }
 
 /* Stores through ubshmem_ptr() land in the peer's heap. */
@@ -370,6 +400,7 @@ int main(int argc, char **argv)
 	}
 	CHECK(ubshmem_model_ns() == 0, "model_ns before any op");
 	check_teams();
+	check_heap();
 	check_ptr();
 	clock_moved("init and ptr");
 	check_rma();
