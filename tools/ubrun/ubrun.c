@@ -59,7 +59,7 @@ static void usage(FILE *f)
 		"lines are prefixed with \"[rank] \". When a rank exits nonzero or is\n"
 		"killed, the others get SIGTERM (SIGKILL %d ms later). Exit status: the\n"
 		"first nonzero status of a rank (128 + signal for one killed), else 0;\n"
-		"2 for a usage error, 1 when the job could not start.\n",
+		"2 for a usage error, 1 when the job could not start. See ubrun(1).\n",
 		KILL_GRACE_MS);
 }
 
