@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Top-level Makefile of ubfab: builds the module for one or both kernel
-# series, the library, ubctl and the selftests into build/, and drives
-# deps, lint, check, demo and the VM shell. The parts have their own
-# makefiles (kmod/Kbuild, lib/, tools/ubctl/, selftests/ubfab/); this file
+# series, the library, ubctl, libubshmem, ubrun and the selftests into
+# build/, and drives deps, lint, check, demo and the VM shell. The parts
+# have their own makefiles (kmod/Kbuild, lib/, tools/ubctl/, comm/,
+# tools/ubrun/, examples/, selftests/ubfab/); this file
 # only calls them. `make help` lists the targets. Only `make deps` and the
 # goals that call it install packages or download anything.
 
@@ -121,7 +122,7 @@ endef
 
 # The selftests need the kselftest harness, which `make deps` extracts:
 # without it the default goal builds the rest and says so.
-all: modules lib tools $(if $(UBFAB_KSELFTEST),selftests)
+all: modules lib tools comm $(if $(UBFAB_KSELFTEST),selftests)
 	$(if $(UBFAB_KSELFTEST),,@echo "make: selftests not built: no" \
 		"kselftest harness (\`make deps\` extracts it)")
 
@@ -141,8 +142,14 @@ lib:
 tools: lib
 	$(call step,BUILD,ubctl)$(MAKE) $(QUIET_MAKE) -C tools/ubctl \
 		O=$(BUILD)/tools
+	$(call step,BUILD,ubrun)$(MAKE) $(QUIET_MAKE) -C tools/ubrun \
+		O=$(BUILD)/tools
 
-selftests: lib
+# libubshmem, the communication layer over libubfab (Documentation/shmem.rst)
+comm: lib
+	$(call step,BUILD,comm)$(MAKE) $(QUIET_MAKE) -C comm O=$(BUILD)/comm
+
+selftests: lib comm
 	$(if $(UBFAB_KSELFTEST),,$(error no kselftest harness: `make deps` \
 		extracts it from Debian's linux-source-6.12$(comma) or give \
 		UBFAB_KSELFTEST=<dir with kselftest_harness.h>))
@@ -257,11 +264,28 @@ man:
 	$(call step,GEN,man pages)$(MAKE) $(QUIET_MAKE) -C Documentation/man \
 		O=$(BUILD)/man
 
-install: lib tools man
+install: lib tools comm man
 	$(MAKE) -C lib O=$(BUILD)/lib install
 	$(MAKE) -C tools/ubctl O=$(BUILD)/tools install
+	$(MAKE) -C comm O=$(BUILD)/comm install
+	$(MAKE) -C tools/ubrun O=$(BUILD)/tools install
 	$(MAKE) -C Documentation/man O=$(BUILD)/man install
 	$(MAKE) -C python install
+
+# The examples (examples/), built as a user's project builds them: against
+# libubfab and libubshmem installed with DESTDIR into build/install, found
+# by pkg-config.
+EXAMPLES_ROOT := $(BUILD)/install
+
+examples: lib comm
+	$(call step,INSTALL,into $(EXAMPLES_ROOT))$(MAKE) $(QUIET_MAKE) -C lib \
+		O=$(BUILD)/lib DESTDIR=$(EXAMPLES_ROOT) PREFIX=/usr install
+	@$(MAKE) $(QUIET_MAKE) -C comm O=$(BUILD)/comm DESTDIR=$(EXAMPLES_ROOT) \
+		PREFIX=/usr install
+	@mkdir -p $(BUILD)/examples
+	$(call step,BUILD,examples)PKG_CONFIG_SYSROOT_DIR=$(EXAMPLES_ROOT) \
+		PKG_CONFIG_PATH=$(EXAMPLES_ROOT)/usr/lib/pkgconfig \
+		$(MAKE) $(QUIET_MAKE) -C examples O=$(BUILD)/examples
 
 clean:
 	rm -rf build
@@ -276,7 +300,8 @@ help:
 	@echo '               the selftests only after make deps)'
 	@echo '  modules      ubfab.ko for KVER (or KDIR) in build/<release>/kmod'
 	@echo '  modules-all  ubfab.ko for the 6.1 and the 6.12 kernel'
-	@echo '  lib tools selftests ubbench   one part, into build/'
+	@echo '  lib tools comm selftests ubbench   one part, into build/'
+	@echo '               (tools: ubctl and ubrun; comm: libubshmem)'
 	@echo '  deps         install and cache the dependencies (tools/deps.sh):'
 	@echo '               Debian packages, kernels, kselftest harness'
 	@echo '  lint         checkpatch and sparse (both kernels)'
@@ -303,14 +328,17 @@ help:
 	@echo '               memory trend, latency drift, kmemleak, kernel log'
 	@echo '  shell        VM shell with the module loaded (for KVER)'
 	@echo '  man          the man pages (Documentation/man/) into build/man'
-	@echo '  install      libubfab, libubfab-ffi, headers, ubctl and its bash'
-	@echo '               completion, the man pages, the Python package ubfab'
-	@echo '               into DESTDIR/PREFIX (uAPI in PREFIX/include/ubfab/linux)'
+	@echo '  install      libubfab, libubfab-ffi, libubshmem, headers, ubctl and'
+	@echo '               its bash completion, ubrun, the man pages, the Python'
+	@echo '               package ubfab into DESTDIR/PREFIX (uAPI in'
+	@echo '               PREFIX/include/ubfab/linux)'
+	@echo '  examples     install lib and comm into build/install (DESTDIR) and'
+	@echo '               build examples/ against them with pkg-config'
 	@echo '  clean        remove build/'
 	@echo 'Variables: KVER=6.1|6.12|6.12-rt|debug|<release>,'
 	@echo '  KDIR=<kernel build tree>, DEMO_KVER, UBFAB_CACHE (now $(UBFAB_CACHE)),'
 	@echo '  V=1 (command lines instead of the short build steps).'
 
-.PHONY: all modules modules-all lib tools selftests deps lint check \
-	check-debug check-python python-uapi demo shell man install clean \
-	help FORCE
+.PHONY: all modules modules-all lib tools comm examples selftests deps \
+	lint check check-debug check-python python-uapi demo shell man install \
+	clean help FORCE

@@ -252,8 +252,8 @@ count_kunit() {
 stock_checks() {
 	local build=0 rc=0 host=tools/ubctl/tests/host.sh series var kver
 
-	echo "check: building the module for 6.1 and 6.12, lib, ubctl, selftests"
-	"$MAKE" -s --no-print-directory modules-all lib tools selftests ||
+	echo "check: building the module for 6.1 and 6.12, lib, ubctl, ubrun, selftests, examples"
+	"$MAKE" -s --no-print-directory modules-all lib tools selftests examples ||
 		build=$?
 	count_step build "$build"
 

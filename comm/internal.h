@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libubshmem's internals: the state of the PE, shared by the files of the
+ * library, and the functions they call in each other. Each file owns one
+ * concern: bootstrap.c the rendezvous over ubrun's socket, init.c joining
+ * and leaving the job, team.c the teams, heap.c the symmetric heap,
+ * queue.c the PE's queue (posting, completions, quiet, fence, the modeled
+ * clock), rma.c put and get, atomic.c the atomics, sync.c signal waits and
+ * the barrier.
+ */
+#ifndef UBSHMEM_INTERNAL_H
+#define UBSHMEM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libubfab.h"
+#include "ubshmem.h"
+
+/*
+ * What each PE tells every other at initialisation: the entity it acts
+ * as, the node of that entity and how to import its heap.
+ */
+struct shm_peer {
+	char entity[UBFAB_NAME_MAX];
+	uint32_t eid;
+	uint32_t node;
+	uint32_t token_id;
+	uint32_t token_value;
+	uint64_t heap_len;
+};
+
+struct ubshmem_team {
+	int n;
+	int me;			/* this PE's index, or -1 */
+	int *pes;		/* PE numbers, ascending */
+};
+
+/*
+ * The first bytes of every heap are the library's: the barrier's words,
+ * one per dissemination round; user blocks come after them.
+ */
+#define SHM_ROUNDS	32
+#define SHM_HEAP_RESERVED 4096UL
+/* The heap's default size, and its blocks' alignment. */
+#define SHM_HEAP_DEFAULT (64UL << 20)
+#define SHM_ALIGN	64UL
+/* Entries the PE has in flight at most: its SQ depth; the CQ has twice. */
+#define SHM_QDEPTH	256U
+
+/* A get_nbi's copy from the staging buffer to the caller's buffer. */
+struct shm_copyout {
+	void *dest;
+	const void *stage;
+	size_t len;
+};
+
+/* A block of the symmetric heap, free or used; kept sorted by offset. */
+struct shm_block {
+	uint64_t off;
+	uint64_t len;
+	int used;
+};
+
+struct shm_state {
+	int me, n;
+	struct shm_peer *peers;
+	int sock;			/* to ubrun, or -1 alone */
+	struct ubfab_dev *dev;
+	struct ubfab_queue *q;
+	/* the heap: its offset in the entity, local mapping, export */
+	uint64_t heap_off;
+	char *heap;
+	uint64_t heap_len;
+	uint32_t token_id;
+	struct ubfab_import *imps;	/* each PE's heap, imported */
+	char **maps;			/* each PE's heap mapped, or NULL */
+	/* the staging buffer and the part of it in use */
+	uint64_t stage_off;
+	char *stage;
+	size_t stage_used;
+	struct shm_copyout *outs;
+	size_t nouts, outs_cap;
+	/* the queue: entries posted, completions reaped (user_data) */
+	uint64_t posted, reaped;
+	uint8_t fence;			/* flag for the next entry */
+	int error;			/* -EIO once an entry failed */
+	uint64_t model_ns;
+	uint64_t barrier_epoch;
+	struct shm_block *blocks;
+	size_t nblocks;
+	struct ubshmem_team world, node;
+};
+
+/* NULL until ubshmem_init() succeeds. */
+extern struct shm_state *shm;
+
+/* bootstrap.c */
+int shm_boot_connect(const char *path);
+int shm_boot_allgather(int sock, int rank, int n, const void *part,
+		       uint32_t len, void *all);
+
+/* team.c */
+int shm_teams_init(struct shm_state *s);
+void shm_teams_free(struct shm_state *s);
+
+/* heap.c */
+int shm_heap_init(struct shm_state *s);
+void shm_heap_unmap_peers(struct shm_state *s);
+int shm_heap_offset(const void *addr, size_t len, uint64_t *off);
+
+/* queue.c */
+struct ubfab_sqe *shm_sqe(void);
+void shm_post(struct ubfab_sqe *sqe);
+int shm_drain(uint64_t seq, uint64_t *result);
+void *shm_stage(size_t len, uint64_t *off);
+int shm_copyout_add(void *dest, const void *stage, size_t len);
+int shm_check_pe(int pe);
+uint64_t shm_remote(int pe, uint64_t off);
+
+#endif /* UBSHMEM_INTERNAL_H */

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libubshmem's queue: how every call becomes entries of the PE's one
+ * queue. Entries are numbered in their user_data as posted; their
+ * completions come back in that order and are reaped here, which keeps
+ * the modeled clock (the last completion's model_ns) and the first
+ * failure. Also the staging buffer for transfers from and to memory
+ * outside the heap, ubshmem_quiet(), ubshmem_fence() and
+ * ubshmem_model_ns().
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int shm_check_pe(int pe)
+{
+	return shm && pe >= 0 && pe < shm->n ? 0 : -EINVAL;
+}
+
+/* The remote address of byte @off of @pe's heap. */
+uint64_t shm_remote(int pe, uint64_t off)
+{
+	return ubfab_import_addr(&shm->imps[pe], off);
+}
+
+/* Reap the next completion; @result gets entry @want's result. */
+static void reap_one(uint64_t want, uint64_t *result)
+{
+	struct ubfab_cqe *cqe;
+	int err;
+
+	do
+		err = ubfab_queue_wait_cqe(shm->q, &cqe, -1);
+	while (err == -EINTR);
+	if (err) {	/* the queue is gone: nothing more will complete */
+		shm->error = err;
+		shm->reaped = shm->posted;
+		return;
+	}
+	if (cqe->model_ns > shm->model_ns)
+		shm->model_ns = cqe->model_ns;
+	if (cqe->status != UBFAB_CQE_OK && !shm->error) {
+		fprintf(stderr, "ubshmem: PE %d: entry of opcode %u failed: status %u\n",
+			shm->me, cqe->opcode, cqe->status);
+		shm->error = -EIO;
+	}
+	if (cqe->user_data == want && result)
+		*result = cqe->result;
+	shm->reaped = cqe->user_data;
+	ubfab_queue_cqe_seen(shm->q);
+}
+
+/*
+ * A free entry of the queue, once fewer than SHM_QDEPTH are in flight
+ * (so that the CQ, twice as deep, never fills).
+ */
+struct ubfab_sqe *shm_sqe(void)
+{
+	struct ubfab_sqe *sqe;
+
+	while (shm->posted - shm->reaped >= SHM_QDEPTH)
+		reap_one(0, NULL);
+	/* the engine may publish its SQ head after the completions */
+	while (!(sqe = ubfab_queue_get_sqe(shm->q)))
+		sched_yield();
+	return sqe;
+}
+
+/* Number the entry, give it a pending fence, and submit it. */
+void shm_post(struct ubfab_sqe *sqe)
+{
+	int err;
+
+	sqe->flags |= shm->fence;
+	shm->fence = 0;
+	ubfab_sqe_set_data(sqe, ++shm->posted);
+	err = ubfab_queue_submit(shm->q);
+	/* -EIO: the queue is in error; the entry completes, flushed */
+	if (err < 0 && err != -EIO && !shm->error)
+		shm->error = err;
+}
+
+/*
+ * Reap every completion, take the queue out of the error state, do the
+ * copies of the gets; the staging buffer is then free.
+ */
+static void drain_all(uint64_t want, uint64_t *result)
+{
+	size_t i;
+
+	while (shm->reaped < shm->posted)
+		reap_one(want, result);
+	if (ubfab_queue_sq_flags(shm->q) & UBFAB_SQ_ERROR)
+		ubfab_queue_reset(shm->q);
+	for (i = 0; i < shm->nouts; i++)
+		memcpy(shm->outs[i].dest, shm->outs[i].stage, shm->outs[i].len);
+	shm->nouts = 0;
+	shm->stage_used = 0;
+}
+
+/* drain_all(); return the first failure since the last call, and forget it. */
+int shm_drain(uint64_t want, uint64_t *result)
+{
+	int err;
+
+	drain_all(want, result);
+	err = shm->error;
+	shm->error = 0;
+	return err;
+}
+
+/*
+ * @len bytes (at most UBSHMEM_STAGING) of the staging buffer, and their
+ * offset in the entity's memory in @off; drains the queue when full.
+ */
+void *shm_stage(size_t len, uint64_t *off)
+{
+	void *p;
+
+	if (shm->stage_used + len > UBSHMEM_STAGING)
+		drain_all(0, NULL);
+	p = shm->stage + shm->stage_used;
+	*off = shm->stage_off + shm->stage_used;
+	shm->stage_used = (shm->stage_used + len + SHM_ALIGN - 1) &
+			  ~(SHM_ALIGN - 1);
+	return p;
+}
+
+/* Copy @len bytes from @stage to @dest at the next drain. */
+int shm_copyout_add(void *dest, const void *stage, size_t len)
+{
+	struct shm_copyout *o = shm->outs;
+
+	if (shm->nouts == shm->outs_cap) {
+		size_t cap = shm->outs_cap ? 2 * shm->outs_cap : 16;
+
+		o = realloc(o, cap * sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+		shm->outs = o;
+		shm->outs_cap = cap;
+	}
+	o[shm->nouts++] = (struct shm_copyout){ dest, stage, len };
+	return 0;
+}
+
+int ubshmem_quiet(void)
+{
+	return shm ? shm_drain(0, NULL) : -EINVAL;
+}
+
+void ubshmem_fence(void)
+{
+	if (shm)
+		shm->fence = UBFAB_SQE_FENCE;
+}
+
+uint64_t ubshmem_model_ns(void)
+{
+	return shm ? shm->model_ns : 0;
+}

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libubshmem: a one-sided communication layer over libubfab, in the
+ * manner of OpenSHMEM and NVSHMEM, for programs of N processes ("PEs",
+ * processing elements) each acting as one NPU die of the emulated UB
+ * fabric. ubrun(1) starts them (Documentation/shmem.rst).
+ *
+ * This header owns the public API: start and end (ubshmem_init(),
+ * ubshmem_finalize()), who is who (PEs and teams), the symmetric heap
+ * (ubshmem_malloc(), ubshmem_free(), ubshmem_ptr()), remote memory access
+ * (put, get, put with signal), atomics, waiting on signals, ordering
+ * (fence, quiet), the barrier, and the fabric model's time of the
+ * calls (ubshmem_model_ns()).
+ *
+ * Conventions
+ *   Functions returning int return 0 on success or a negative errno:
+ *     -EINVAL   an address outside the symmetric heap where one is
+ *               needed, a PE out of range, a bad op or comparison
+ *     -EIO      a queue entry failed (its status is printed on stderr)
+ *     other     what libubfab returned
+ *   A "symmetric" address is one in this PE's symmetric heap, as
+ *   ubshmem_malloc() returns it; it names the same bytes in every PE's
+ *   heap. Every PE calls the collective functions (init, finalize,
+ *   malloc, free, barrier_all) in the same order.
+ *   The library is not thread-safe: call it from one thread per PE.
+ *   Link with -lubshmem (pkg-config ubshmem).
+ */
+#ifndef UBSHMEM_H
+#define UBSHMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * ubshmem_init() - join the job: the collective start of every PE
+ *
+ * Reads who this PE is from ubrun's environment (UBRUN_RANK, UBRUN_SIZE,
+ * UBRUN_ENTITY, UBRUN_SOCK; without UBRUN_SOCK the job is this process
+ * alone, PE 0 of 1, acting as UBRUN_ENTITY or else npu0), opens the
+ * entity, allocates, maps and exports its symmetric heap of
+ * UBSHMEM_HEAP_SIZE bytes (default 64 MiB; suffixes K, M, G), creates its
+ * queue, exchanges the heaps' handles and tokens with every other PE over
+ * ubrun's socket, imports every heap, and waits for all PEs.
+ *
+ * Return: 0; -EALREADY if already initialised; -EPROTO if ubrun ended
+ * the rendezvous (a rank left or broke it) or the PEs disagree on the
+ * heap size; -ECONNREFUSED if ubrun no longer listens; or a negative
+ * errno.
+ */
+int ubshmem_init(void);
+
+/**
+ * ubshmem_finalize() - leave the job: a barrier, then frees everything
+ *
+ * Return: 0, or the error of the barrier (everything is freed anyway).
+ */
+int ubshmem_finalize(void);
+
+/* This PE's number, 0 .. ubshmem_n_pes() - 1; -1 before ubshmem_init(). */
+int ubshmem_my_pe(void);
+
+/* The number of PEs in the job; 0 before ubshmem_init(). */
+int ubshmem_n_pes(void);
+
+/* The entity this PE acts as, e.g. "npu17"; "" before ubshmem_init(). */
+const char *ubshmem_entity(void);
+
+/**
+ * struct ubshmem_team - an opaque ordered set of PEs
+ *
+ * ubshmem_team_world() holds every PE, by PE number;
+ * ubshmem_team_node() the PEs whose dies sit in this PE's node, by PE
+ * number. Both live from ubshmem_init() to ubshmem_finalize().
+ */
+struct ubshmem_team;
+
+const struct ubshmem_team *ubshmem_team_world(void);
+const struct ubshmem_team *ubshmem_team_node(void);
+
+/* This PE's index in @team, or -1 if it is not in it (or @team NULL). */
+int ubshmem_team_my_pe(const struct ubshmem_team *team);
+
+/* The number of PEs in @team (0 for NULL). */
+int ubshmem_team_n_pes(const struct ubshmem_team *team);
+
+/* The PE number of index @idx of @team, or -1 if out of range. */
+int ubshmem_team_translate_pe(const struct ubshmem_team *team, int idx);
+
+/**
+ * ubshmem_malloc() - allocate symmetric memory: collective
+ * @size: bytes (0 gives NULL)
+ *
+ * Every PE calls it with the same @size, in the same order of symmetric
+ * allocations and frees; each gets the block at the same offset of its
+ * heap, aligned to 64 bytes and zero-filled. Ends with a barrier, so that
+ * no PE writes a block before its owner has it.
+ *
+ * Return: the local address of the block, or NULL when the heap has no
+ * room (errno ENOMEM) or @size is 0.
+ */
+void *ubshmem_malloc(size_t size);
+
+/**
+ * ubshmem_free() - free a symmetric block: collective
+ * @ptr: from ubshmem_malloc(), or NULL (then only the barrier happens)
+ *
+ * Starts with a barrier, so that no PE still accesses the block.
+ */
+void ubshmem_free(void *ptr);
+
+/**
+ * ubshmem_ptr() - a load/store pointer to a symmetric object of a peer
+ * @addr: symmetric address
+ * @pe: the PE whose copy is wanted
+ *
+ * Maps @pe's heap into this process on first use (memory semantics:
+ * loads and stores through the pointer land in the peer's HBM, with no
+ * queue and no modeled time).
+ *
+ * Return: the pointer; NULL if @addr is not symmetric or @pe is out of
+ * range, or if the peer's heap cannot be mapped (errno says why).
+ */
+void *ubshmem_ptr(const void *addr, int pe);
+
+/*
+ * Remote memory access. @dest (put) or @src (get) is symmetric; the other
+ * buffer is any memory of this process (one in the symmetric heap is used
+ * in place, any other is copied through a staging buffer of the entity).
+ * Each call becomes queue entries of the PE's queue: WRITE or READ
+ * entries of at most UBSHMEM_STAGING bytes each.
+ *
+ * The blocking calls return once the data has arrived (put) or is in
+ * @dest (get). The _nbi calls return once the entries are posted: a put's
+ * @src and a get's @dest may be reused or read only after
+ * ubshmem_quiet(), which also reports their errors.
+ */
+#define UBSHMEM_STAGING		(4UL << 20)
+
+int ubshmem_put(void *dest, const void *src, size_t nbytes, int pe);
+int ubshmem_get(void *dest, const void *src, size_t nbytes, int pe);
+int ubshmem_put_nbi(void *dest, const void *src, size_t nbytes, int pe);
+int ubshmem_get_nbi(void *dest, const void *src, size_t nbytes, int pe);
+
+/* How ubshmem_put_signal() changes the signal word. */
+enum ubshmem_signal_op {
+	UBSHMEM_SIGNAL_SET,	/* store the value */
+	UBSHMEM_SIGNAL_ADD,	/* add the value */
+};
+
+/**
+ * ubshmem_put_signal() - put, then update a signal word of the same PE
+ * @dest: symmetric destination
+ * @src: source, any memory of the process
+ * @nbytes: bytes
+ * @sig_addr: symmetric 8-byte aligned signal word
+ * @signal: the value to store or add
+ * @sig_op: enum ubshmem_signal_op
+ * @pe: the target PE
+ *
+ * The signal changes only once all the data is visible at @pe: a PE
+ * waiting on it (ubshmem_signal_wait_until()) then reads the data. ADD is
+ * a WRITE_NOTIFY entry; SET a WRITE then an ATOMIC SWAP, in order on the
+ * queue. Blocking: returns once the signal is updated.
+ *
+ * Return: 0; -EINVAL for a bad @sig_op, a @dest or @sig_addr not
+ * symmetric or @sig_addr unaligned; or an error as for ubshmem_put().
+ */
+int ubshmem_put_signal(void *dest, const void *src, size_t nbytes,
+		       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+
+/* ubshmem_signal_wait_until()'s comparisons: word CMP value. */
+enum ubshmem_cmp {
+	UBSHMEM_CMP_EQ,
+	UBSHMEM_CMP_NE,
+	UBSHMEM_CMP_GT,
+	UBSHMEM_CMP_GE,
+	UBSHMEM_CMP_LT,
+	UBSHMEM_CMP_LE,
+};
+
+/**
+ * ubshmem_signal_wait_until() - wait until a local signal word compares
+ * @sig_addr: symmetric 8-byte aligned word, this PE's copy
+ * @cmp: enum ubshmem_cmp (unsigned comparison)
+ * @value: what to compare with
+ * @seen: out: the word's value that satisfied the wait; may be NULL
+ *
+ * EQ, GE and GT (GE @value + 1) are a WAIT_VALUE entry of the queue;
+ * NE, LT and LE, which WAIT_VALUE does not know, poll the word with the
+ * CPU, then post a WAIT_VALUE the word satisfies at once. Either way the
+ * PE's modeled clock moves to no earlier than the modeled arrival of the
+ * put_signal or atomic that satisfied it.
+ *
+ * Return: 0; -EINVAL for a bad @cmp or @sig_addr; -EIO; or a negative
+ * errno.
+ */
+int ubshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value,
+			      uint64_t *seen);
+
+/*
+ * Atomics on a symmetric 8-byte aligned word of PE @pe: one ATOMIC entry
+ * each, blocking. @fetched receives the word's old value (may be NULL).
+ */
+int ubshmem_atomic_fetch_add(uint64_t *dest, uint64_t value, int pe,
+			     uint64_t *fetched);
+int ubshmem_atomic_compare_swap(uint64_t *dest, uint64_t cond,
+				uint64_t value, int pe, uint64_t *fetched);
+int ubshmem_atomic_swap(uint64_t *dest, uint64_t value, int pe,
+			uint64_t *fetched);
+int ubshmem_atomic_fetch_and(uint64_t *dest, uint64_t value, int pe,
+			     uint64_t *fetched);
+int ubshmem_atomic_fetch_or(uint64_t *dest, uint64_t value, int pe,
+			    uint64_t *fetched);
+int ubshmem_atomic_fetch_xor(uint64_t *dest, uint64_t value, int pe,
+			     uint64_t *fetched);
+
+/**
+ * ubshmem_fence() - order the puts and atomics issued before it to each
+ *	PE before those issued after it
+ *
+ * The next entry carries UBFAB_SQE_FENCE. (A queue runs its entries one
+ * after the other, so the order already holds; the fence states it.)
+ */
+void ubshmem_fence(void);
+
+/**
+ * ubshmem_quiet() - wait for every outstanding operation of this PE
+ *
+ * After it, every put has arrived and every get's buffer is filled; the
+ * PE's modeled clock (ubshmem_model_ns()) is where the last one ended.
+ *
+ * Return: 0; -EIO if any of them failed since the last quiet.
+ */
+int ubshmem_quiet(void);
+
+/**
+ * ubshmem_barrier_all() - quiet, then wait for every PE to arrive
+ *
+ * A dissemination barrier over the fabric: in round k (of ceil(log2 N))
+ * each PE adds one with an ATOMIC to a word of PE (me + 2^k) mod N and
+ * waits (WAIT_VALUE) for its own word of that round, so its modeled time
+ * is that of the fabric's atomics.
+ *
+ * Return: 0, -EIO, or a negative errno.
+ */
+int ubshmem_barrier_all(void);
+
+/**
+ * ubshmem_model_ns() - this PE's modeled clock
+ *
+ * Return: the fabric model's time, in nanoseconds, at which the last
+ * completed operation of this PE ended (struct ubfab_cqe model_ns of its
+ * queue, Documentation/model.rst); it only grows. 0 before any.
+ */
+uint64_t ubshmem_model_ns(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UBSHMEM_H */

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rank program of shmem_test: started by ubrun, it checks every call
+ * of libubshmem against what the CPU computes, as one rank of the job,
+ * and exits nonzero (printing what failed) if any check fails.
+ *
+ *   shmem_prog all      every call: teams, the heap, ptr, put/get, put_signal and
+ *                       each comparison, atomics, fence, quiet, barrier,
+ *                       the modeled clock
+ *   shmem_prog env      print the rank's place and environment, one line
+ *   shmem_prog lines    print lines on stdout and stderr, then a partial one
+ *   shmem_prog fail R   rank R exits 3 after init; the others wait in a
+ *                       barrier for ever
+ *   shmem_prog hang     every rank waits for a signal that never comes
+ *   shmem_prog skip R   rank R exits 0 without joining; the others' init
+ *                       must fail, not wait for it
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ubshmem.h"
+
+static int me, npes, failures;
+static uint64_t last_ns;
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "FAIL: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	failures++;
+}
+
+#define CHECK(cond, ...) do { if (!(cond)) fail(__VA_ARGS__); } while (0)
+#define OK(call) do { int _e = (call); \
+	if (_e) fail("%s: %s", #call, strerror(-_e)); } while (0)
+
+/* The modeled clock moved on since the last look. */
+static void clock_moved(const char *what)
+{
+	uint64_t ns = ubshmem_model_ns();
+
+	CHECK(ns > last_ns, "%s: model_ns %llu, was %llu", what,
+	      (unsigned long long)ns, (unsigned long long)last_ns);
+	last_ns = ns;
+}
+
+static unsigned char pattern(int pe, size_t size, size_t i)
+{
+	return (unsigned char)(pe * 131 + size * 7 + i * 13 + (i >> 8));
+}
+
+static void fill(unsigned char *p, int pe, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		p[i] = pattern(pe, size, i);
+}
+
+static int same(const unsigned char *p, int pe, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		if (p[i] != pattern(pe, size, i))
+			return 0;
+	return 1;
+}
+
+static void check_teams(void)
+{
+	const struct ubshmem_team *w = ubshmem_team_world();
+	const struct ubshmem_team *node = ubshmem_team_node();
+	const char *e = getenv("UBRUN_ENTITY");
+	int i;
+
+	CHECK(me == atoi(getenv("UBRUN_RANK")), "my_pe %d", me);
+	CHECK(npes == atoi(getenv("UBRUN_SIZE")), "n_pes %d", npes);
+	CHECK(e && !strcmp(ubshmem_entity(), e), "entity %s", ubshmem_entity());
+	CHECK(ubshmem_team_n_pes(w) == npes && ubshmem_team_my_pe(w) == me,
+	      "world team");
+	CHECK(ubshmem_team_n_pes(node) == atoi(getenv("UBRUN_LOCAL_SIZE")),
+	      "node team of %d PEs", ubshmem_team_n_pes(node));
+	CHECK(ubshmem_team_my_pe(node) == atoi(getenv("UBRUN_LOCAL_RANK")),
+	      "node team index %d", ubshmem_team_my_pe(node));
+	for (i = 1; i < ubshmem_team_n_pes(node); i++)
+		CHECK(ubshmem_team_translate_pe(node, i) >
+		      ubshmem_team_translate_pe(node, i - 1), "node team order");
+	CHECK(ubshmem_team_translate_pe(node, -1) == -1 &&
+	      ubshmem_team_translate_pe(w, npes) == -1, "translate out of range");
+}
+
+/*
+ * Blocks are aligned, reused once freed, at the same offset in every PE
+ * (PE 0 compares them), and a block beyond the heap is ENOMEM.
+ */
+static void check_heap(void)
+{
+	uint64_t *offs = ubshmem_malloc(npes * sizeof(*offs)), off;
+	char *a = ubshmem_malloc(1000), *b = ubshmem_malloc(3000), *c;
+	int pe;
+
+	CHECK(offs && a && b && !((uintptr_t)a % 64) && !((uintptr_t)b % 64),
+	      "malloc: %p %p", (void *)a, (void *)b);
+	ubshmem_free(a);
+	c = ubshmem_malloc(500);
+	CHECK(c == a, "the freed block not reused");
+	off = b - (char *)offs;
+	OK(ubshmem_put(&offs[me], &off, sizeof(off), 0));
+	OK(ubshmem_barrier_all());
+	for (pe = 0; !me && pe < npes; pe++)
+		CHECK(offs[pe] == off, "PE %d's block at %llu, PE 0's at %llu", pe,
+		      (unsigned long long)offs[pe], (unsigned long long)off);
+	errno = 0;
+	CHECK(!ubshmem_malloc(1ULL << 40) && errno == ENOMEM,
+	      "malloc beyond the heap");
+	ubshmem_free(c);
+	ubshmem_free(b);
+	ubshmem_free(offs);
+}
+
+/* Stores through ubshmem_ptr() land in the peer's heap. */
+static void check_ptr(void)
+{
+	uint64_t *w = ubshmem_malloc(2 * sizeof(*w));
+	int right = (me + 1) % npes, left = (me + npes - 1) % npes;
+	uint64_t *p;
+
+	p = ubshmem_ptr(w, right);
+	CHECK(p != NULL, "ptr to PE %d: %s", right, strerror(errno));
+	CHECK(ubshmem_ptr(w, me) == w, "ptr to myself");
+	CHECK(!ubshmem_ptr(w, npes) && !ubshmem_ptr(&me, right), "ptr NULL");
+	if (p)
+		__atomic_store_n(p, 1000 + me, __ATOMIC_RELEASE);
+	OK(ubshmem_barrier_all());
+	CHECK(w[0] == (uint64_t)(1000 + left), "ptr store from %d: %llu",
+	      left, (unsigned long long)w[0]);
+	if (p)
+		CHECK(__atomic_load_n(p, __ATOMIC_ACQUIRE) == (uint64_t)(1000 + me),
+		      "ptr load");
+	ubshmem_free(w);
+}
+
+static const size_t sizes[] = { 1, 7, 4096, 65537, UBSHMEM_STAGING + 4097 };
+#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+#define BIG (UBSHMEM_STAGING + 4097)
+
+/*
+ * Puts and gets of each size, blocking and not, from and to the heap and
+ * private memory: the bytes arrive.
+ */
+static void check_rma(void)
+{
+	unsigned char *src = ubshmem_malloc(BIG), *dst = ubshmem_malloc(BIG);
+	unsigned char *priv = malloc(BIG), *priv2 = malloc(BIG);
+	int right = (me + 1) % npes, left = (me + npes - 1) % npes;
+	size_t s;
+	int nbi, heap;
+
+	for (s = 0; s < NSIZES; s++) {
+		size_t size = sizes[s];
+
+		for (nbi = 0; nbi < 2; nbi++) {
+			for (heap = 0; heap < 2; heap++) {
+				unsigned char *from = heap ? src : priv;
+
+				fill(from, me, size);
+				if (nbi) {
+					OK(ubshmem_put_nbi(dst, from, size, right));
+					OK(ubshmem_quiet());
+				} else {
+					OK(ubshmem_put(dst, from, size, right));
+				}
+				clock_moved("put");
+				OK(ubshmem_barrier_all());
+				CHECK(same(dst, left, size), "put of %zu (nbi %d heap %d)",
+				      size, nbi, heap);
+				OK(ubshmem_barrier_all());
+			}
+		}
+		/* get the left neighbour's src: into private memory and the heap */
+		fill(src, me, size);
+		OK(ubshmem_barrier_all());
+		memset(priv2, 0, size);
+		OK(ubshmem_get(priv2, src, size, left));
+		CHECK(same(priv2, left, size), "get of %zu", size);
+		memset(dst, 0, size);
+		OK(ubshmem_get_nbi(dst, src, size, left));
+		memset(priv2, 0, size);
+		OK(ubshmem_get_nbi(priv2, src, size, left));
+		OK(ubshmem_quiet());
+		clock_moved("get");
+		CHECK(same(dst, left, size) && same(priv2, left, size),
+		      "get_nbi of %zu", size);
+		OK(ubshmem_barrier_all());
+	}
+	CHECK(ubshmem_put(priv, src, 1, right) == -EINVAL, "put to private");
+	CHECK(ubshmem_get(priv, priv2, 1, right) == -EINVAL, "get from private");
+	CHECK(ubshmem_put(dst, src, 1, npes) == -EINVAL, "put to PE n");
+	free(priv);
+	free(priv2);
+	ubshmem_free(dst);
+	ubshmem_free(src);
+}
+
+/*
+ * put_signal to the right neighbour, waited for with each comparison:
+ * the data is there when the wait ends.
+ */
+static void check_signal(void)
+{
+	static const struct {
+		int cmp, op;
+		uint64_t init, signal, value, seen;
+	} c[] = {
+		{ UBSHMEM_CMP_EQ, UBSHMEM_SIGNAL_SET, 0, 42, 42, 42 },
+		{ UBSHMEM_CMP_NE, UBSHMEM_SIGNAL_SET, 0, 7, 0, 7 },
+		{ UBSHMEM_CMP_GT, UBSHMEM_SIGNAL_ADD, 0, 3, 2, 3 },
+		{ UBSHMEM_CMP_GE, UBSHMEM_SIGNAL_ADD, 5, 4, 9, 9 },
+		{ UBSHMEM_CMP_LT, UBSHMEM_SIGNAL_SET, UINT64_MAX, 1, 2, 1 },
+		{ UBSHMEM_CMP_LE, UBSHMEM_SIGNAL_ADD, UINT64_MAX, 6, 5, 5 },
+	};
+	int n = sizeof(c) / sizeof(c[0]), right = (me + 1) % npes;
+	int left = (me + npes - 1) % npes, i;
+	uint64_t *sig = ubshmem_malloc(n * sizeof(*sig)), seen;
+	unsigned char *data = ubshmem_malloc(n * 65536), *priv = malloc(65536);
+
+	for (i = 0; i < n; i++)
+		sig[i] = c[i].init;
+	OK(ubshmem_barrier_all());
+	for (i = 0; i < n; i++) {
+		fill(priv, me, 65536 - i);
+		OK(ubshmem_put_signal(data + i * 65536, priv, 65536 - i, &sig[i],
+				      c[i].signal, c[i].op, right));
+		seen = 0;
+		OK(ubshmem_signal_wait_until(&sig[i], c[i].cmp, c[i].value, &seen));
+		CHECK(seen == c[i].seen, "cmp %d: seen %llu", c[i].cmp,
+		      (unsigned long long)seen);
+		CHECK(same(data + i * 65536, left, 65536 - i),
+		      "data with the signal of cmp %d", c[i].cmp);
+	}
+	clock_moved("signal");
+	CHECK(ubshmem_signal_wait_until(&sig[0], 6, 0, NULL) == -EINVAL,
+	      "bad cmp");
+	CHECK(ubshmem_put_signal(data, priv, 1, &sig[0], 1, 2, right) == -EINVAL,
+	      "bad signal op");
+	free(priv);
+	ubshmem_free(data);
+	ubshmem_free(sig);
+}
+
+/* Every PE at once on PE 0's words; the results the CPU expects. */
+static void check_atomics(void)
+{
+	uint64_t *w = ubshmem_malloc(8 * sizeof(*w)), old, cur, sum = 0;
+	uint64_t *fetched = ubshmem_malloc(npes * sizeof(*w));
+	uint64_t mask = npes >= 64 ? ~0ULL : (1ULL << npes) - 1;
+	uint64_t expect_sum = (uint64_t)npes * (npes + 1) / 2;
+	int i;
+
+	if (!me) {
+		w[3] = ~0ULL;
+		w[2] = 0;
+	}
+	OK(ubshmem_barrier_all());
+	for (i = 0; i < 10; i++)
+		OK(ubshmem_atomic_fetch_add(&w[0], me + 1, 0, NULL));
+	for (i = 0; i < 5; i++) {	/* a CAS loop increments w[1] */
+		OK(ubshmem_atomic_fetch_add(&w[1], 0, 0, &cur));
+		do {
+			old = cur;
+			OK(ubshmem_atomic_compare_swap(&w[1], old, old + 1, 0, &cur));
+		} while (cur != old);
+	}
+	OK(ubshmem_atomic_swap(&w[2], me + 1, 0, &old));
+	OK(ubshmem_put(&fetched[me], &old, sizeof(old), 0));
+	OK(ubshmem_atomic_fetch_and(&w[3], ~(1ULL << (me % 64)), 0, NULL));
+	OK(ubshmem_atomic_fetch_or(&w[4], 1ULL << (me % 64), 0, NULL));
+	OK(ubshmem_atomic_fetch_xor(&w[5], 1ULL << (me % 64), 0, NULL));
+	OK(ubshmem_atomic_fetch_xor(&w[5], 3ULL << 62, 0, NULL));
+	clock_moved("atomics");
+	OK(ubshmem_barrier_all());
+	if (!me) {
+		CHECK(w[0] == 10 * expect_sum, "fetch_add: %llu",
+		      (unsigned long long)w[0]);
+		CHECK(w[1] == 5ULL * npes, "compare_swap: %llu",
+		      (unsigned long long)w[1]);
+		/* the swaps chain: 0, then each PE's value, one left in w[2] */
+		for (i = 0; i < npes; i++)
+			sum += fetched[i];
+		CHECK(sum + w[2] == expect_sum && w[2] >= 1 &&
+		      w[2] <= (uint64_t)npes, "swap: sum %llu, last %llu",
+		      (unsigned long long)sum, (unsigned long long)w[2]);
+		CHECK(w[3] == ~mask, "fetch_and: %llx", (unsigned long long)w[3]);
+		CHECK(w[4] == mask, "fetch_or: %llx", (unsigned long long)w[4]);
+		CHECK(w[5] == (mask ^ (npes % 2 ? 3ULL << 62 : 0)),
+		      "fetch_xor: %llx", (unsigned long long)w[5]);
+	}
+	CHECK(ubshmem_atomic_fetch_add((uint64_t *)((char *)w + 4), 1, 0,
+				       NULL) == -EINVAL, "unaligned atomic");
+	ubshmem_free(fetched);
+	ubshmem_free(w);
+}
+
+/*
+ * fence orders a flag put after a data put; quiet makes puts visible;
+ * barriers separate rounds of fetch_adds.
+ */
+static void check_order(void)
+{
+	size_t len = 1 << 20;
+	unsigned char *data = ubshmem_malloc(len), *priv = malloc(len);
+	uint64_t *flag = ubshmem_malloc(sizeof(*flag)), one = 1, v;
+	uint64_t *count = ubshmem_malloc(sizeof(*count));
+	int right = (me + 1) % npes, left = (me + npes - 1) % npes, r;
+
+	fill(priv, me, len);
+	OK(ubshmem_put_nbi(data, priv, len, right));
+	ubshmem_fence();
+	OK(ubshmem_put_nbi(flag, &one, sizeof(one), right));
+	OK(ubshmem_signal_wait_until(flag, UBSHMEM_CMP_EQ, 1, NULL));
+	CHECK(same(data, left, len), "data before the fenced flag");
+	OK(ubshmem_quiet());
+	OK(ubshmem_barrier_all());
+
+	/* after quiet, the peer's copy has it: read it back through ptr */
+	memset(priv, 0x5a, len);
+	OK(ubshmem_put_nbi(data, priv, len, right));
+	OK(ubshmem_quiet());
+	CHECK(!memcmp(ubshmem_ptr(data, right), priv, len),
+	      "put visible after quiet");
+	OK(ubshmem_barrier_all());
+
+	for (r = 1; r <= 3; r++) {
+		OK(ubshmem_atomic_fetch_add(count, 1, 0, NULL));
+		OK(ubshmem_barrier_all());
+		OK(ubshmem_get(&v, count, sizeof(v), 0));
+		CHECK(v == (uint64_t)r * npes, "barrier round %d: count %llu",
+		      r, (unsigned long long)v);
+		OK(ubshmem_barrier_all());
+	}
+	clock_moved("barrier");
+	free(priv);
+	ubshmem_free(count);
+	ubshmem_free(flag);
+	ubshmem_free(data);
+}
+
+int main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "all";
+	int err;
+
+	if (!strcmp(what, "env")) {
+		printf("rank=%s size=%s local=%s/%s node=%s entity=%s\n",
+		       getenv("UBRUN_RANK"), getenv("UBRUN_SIZE"),
+		       getenv("UBRUN_LOCAL_RANK"), getenv("UBRUN_LOCAL_SIZE"),
+		       getenv("UBRUN_NODE"), getenv("UBRUN_ENTITY"));
+		return 0;
+	}
+	if (!strcmp(what, "lines")) {
+		printf("out one %s\nout two %s\n", getenv("UBRUN_RANK"),
+		       getenv("UBRUN_RANK"));
+		fflush(stdout);
+		fprintf(stderr, "err %s\n", getenv("UBRUN_RANK"));
+		printf("partial %s", getenv("UBRUN_RANK"));
+		return 0;
+	}
+	if (!strcmp(what, "skip") &&
+	    !strcmp(getenv("UBRUN_RANK"), argc > 2 ? argv[2] : "0"))
+		return 0;
+	err = ubshmem_init();
+	if (err) {
+		fprintf(stderr, "ubshmem_init: %s\n", strerror(-err));
+		return 1;
+	}
+	me = ubshmem_my_pe();
+	npes = ubshmem_n_pes();
+	if (!strcmp(what, "fail")) {
+		if (me == atoi(argc > 2 ? argv[2] : "0"))
+			return 3;
+		ubshmem_barrier_all();
+		return 0;
+	}
+	if (!strcmp(what, "hang")) {
+		uint64_t *sig = ubshmem_malloc(sizeof(*sig));
+
+		ubshmem_signal_wait_until(sig, UBSHMEM_CMP_EQ, 1, NULL);
+		return 0;
+	}
+	CHECK(ubshmem_model_ns() == 0, "model_ns before any op");
+	check_teams();
+	check_heap();
+	check_ptr();
+	clock_moved("init and ptr");
+	check_rma();
+	check_signal();
+	check_atomics();
+	check_order();
+	OK(ubshmem_finalize());
+	CHECK(ubshmem_my_pe() == -1, "my_pe after finalize");
+	if (!failures)
+		printf("ok %d of %d on %s\n", me, npes, getenv("UBRUN_ENTITY"));
+	return failures ? 1 : 0;
+}

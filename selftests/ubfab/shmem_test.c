@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libubshmem and ubrun, end to end in the VM: ubrun starts shmem_prog
+ * (the rank program beside this one) as jobs of 4 and 16 ranks, packed
+ * and spread, and each rank checks every call of the API against the
+ * CPU's expectations; ubrun's placements and environment, the prefix of
+ * its ranks' output lines, its exit status when a rank fails (the others
+ * killed), when a rank cannot start and when it is sent SIGTERM.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "ubfab_test.h"
+
+/* 4 nodes of 16 dies: enough for pack, spread and nodes:K to differ. */
+#define PARAMS "nodes=4 chips_per_node=8 dies_per_chip=2 cpus_per_node=1 " \
+	"npu_mem=64M cpu_mem=64M"
+#define OUT_MAX	(1 << 20)
+
+struct job {
+	int status;		/* ubrun's exit status, or -1 */
+	char out[OUT_MAX];	/* its stdout */
+	char err[OUT_MAX];	/* its stderr */
+	int64_t ms;
+};
+
+/* The directory of this program, where ubrun and shmem_prog are. */
+static const char *here(void)
+{
+	static char dir[PATH_MAX - 32];
+	ssize_t n;
+
+	if (!dir[0]) {
+		n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+		dir[n > 0 ? n : 0] = '\0';
+		dirname(dir);
+	}
+	return dir;
+}
+
+static void drain(int fd, char *buf, size_t *used)
+{
+	ssize_t n = read(fd, buf + *used, OUT_MAX - 1 - *used);
+
+	if (n > 0)
+		*used += n;
+	buf[*used] = '\0';
+}
+
+/*
+ * Run ubrun with @args (NULL-terminated), its output into @j; send it
+ * SIGTERM after @term_ms if not 0.
+ */
+static void ubrun(struct job *j, int term_ms, const char *const *args)
+{
+	char path[PATH_MAX], *argv[32];
+	int po[2], pe[2], i = 0, wstatus;
+	size_t uo = 0, ue = 0;
+	int64_t t0 = now_ms();
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/ubrun", here());
+	argv[i++] = path;
+	while (*args && i < 31)
+		argv[i++] = (char *)*args++;
+	argv[i] = NULL;
+	j->status = -1;
+	if (pipe(po) || pipe(pe))
+		return;
+	pid = fork();
+	if (!pid) {
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		setenv("UBSHMEM_HEAP_SIZE", "16M", 1);
+		execv(path, argv);
+		_exit(126);
+	}
+	close(po[1]);
+	close(pe[1]);
+	if (term_ms) {
+		usleep(term_ms * 1000);
+		kill(pid, SIGTERM);
+	}
+	for (;;) {	/* small outputs: a pipe's buffer holds each */
+		size_t o = uo, e = ue;
+
+		drain(po[0], j->out, &uo);
+		drain(pe[0], j->err, &ue);
+		if (o == uo && e == ue)
+			break;
+	}
+	waitpid(pid, &wstatus, 0);
+	close(po[0]);
+	close(pe[0]);
+	j->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+	j->ms = now_ms() - t0;
+}
+
+/* The module loaded with PARAMS for each test. */
+FIXTURE(shmem) {
+	int unused;
+};
+
+FIXTURE_SETUP(shmem)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	/* ubrun's rendezvous is a Unix socket: the debug kernel has none */
+	if (fd < 0 && errno == EAFNOSUPPORT)
+		SKIP(return, "no AF_UNIX in this kernel (CONFIG_UNIX)");
+	close(fd);
+	ASSERT_EQ(0, ubfab_reload(PARAMS));
+}
+
+FIXTURE_TEARDOWN(shmem)
+{
+	ubfab_unload();
+}
+
+/* Lines of @buf that begin with @prefix. */
+static int count_lines(const char *buf, const char *prefix)
+{
+	const char *p = buf;
+	int n = 0;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, strlen(prefix)))
+			n++;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return n;
+}
+
+/* Every call of the API in a job of @n ranks placed so. */
+static void all_calls(struct __test_metadata *_metadata, const char *n,
+		      const char *placement)
+{
+	static struct job j;
+	char prog[PATH_MAX], want[64];
+	int r;
+
+	snprintf(prog, sizeof(prog), "%s/shmem_prog", here());
+	ubrun(&j, 0, (const char *const[]){ "-n", n, placement, prog, "all",
+					    NULL });
+	if (j.status)
+		TH_LOG("stdout:\n%s\nstderr:\n%s", j.out, j.err);
+	ASSERT_EQ(0, j.status);
+	for (r = 0; r < atoi(n); r++) {
+		snprintf(want, sizeof(want), "[%d] ok %d of %s on npu", r, r, n);
+		EXPECT_EQ(1, count_lines(j.out, want)) TH_LOG("%s", want);
+	}
+	EXPECT_EQ(0, count_lines(j.err, "["));
+	TH_LOG("%s ranks, %s: %lld ms", n, placement, (long long)j.ms);
+}
+
+TEST_F_TIMEOUT(shmem, calls_4_pack, 120)
+{
+	all_calls(_metadata, "4", "--placement=pack");
+}
+
+TEST_F_TIMEOUT(shmem, calls_16_spread, 120)
+{
+	all_calls(_metadata, "16", "--placement=spread");
+}
+
+/* Rank @r's "env" line in @j, parsed. */
+static int env_of(const struct job *j, int r, int *node, int *local,
+		  int *local_size, char *entity)
+{
+	char want[32];
+	const char *p;
+
+	snprintf(want, sizeof(want), "[%d] rank=%d ", r, r);
+	p = strstr(j->out, want);
+	if (!p || (p != j->out && p[-1] != '\n'))
+		return -1;
+	return sscanf(strstr(p, "local="), "local=%d/%d node=%d entity=%15s",
+		      local, local_size, node, entity) == 4 ? 0 : -1;
+}
+
+TEST_F_TIMEOUT(shmem, placement, 60)
+{
+	static const struct {
+		const char *n, *placement;
+		int per_node;		/* ranks of a node */
+		int spread;		/* node = rank % 4, else rank / per_node */
+	} c[] = {
+		{ "16", "--placement=pack", 16, 0 },
+		{ "20", "--placement=pack", 16, 0 },
+		{ "8", "--placement=spread", 2, 1 },
+		{ "6", "--placement=nodes:2", 3, 0 },
+	};
+	char prog[PATH_MAX], entity[16], seen[64][16];
+	int i, r, node, local, size, k;
+	static struct job j;
+
+	snprintf(prog, sizeof(prog), "%s/shmem_prog", here());
+	for (i = 0; i < (int)(sizeof(c) / sizeof(c[0])); i++) {
+		int n = atoi(c[i].n);
+
+		ubrun(&j, 0, (const char *const[]){ "-n", c[i].n,
+			      c[i].placement, prog, "env", NULL });
+		ASSERT_EQ(0, j.status) TH_LOG("%s", j.err);
+		for (r = 0; r < n; r++) {
+			int want = c[i].spread ? r % 4 : r / c[i].per_node;
+			int in_node = c[i].spread ? (n - want + 3) / 4 :
+				      (want + 1) * c[i].per_node <= n ?
+				      c[i].per_node : n % c[i].per_node;
+
+			ASSERT_EQ(0, env_of(&j, r, &node, &local, &size, entity))
+				TH_LOG("%s rank %d:\n%s", c[i].placement, r, j.out);
+			EXPECT_EQ(want, node) TH_LOG("%s rank %d", c[i].placement, r);
+			EXPECT_EQ(c[i].spread ? r / 4 : r % c[i].per_node, local);
+			EXPECT_EQ(in_node, size) TH_LOG("%s rank %d", c[i].placement, r);
+			for (k = 0; k < r; k++)
+				EXPECT_STRNE(seen[k], entity);
+			strcpy(seen[r], entity);
+		}
+	}
+	/* a list, and what ubrun refuses */
+	ubrun(&j, 0, (const char *const[]){ "-n", "2", "--placement=npu5,npu40",
+		      prog, "env", NULL });
+	ASSERT_EQ(0, j.status);
+	ASSERT_EQ(0, env_of(&j, 1, &node, &local, &size, entity));
+	EXPECT_STREQ("npu40", entity);
+	EXPECT_EQ(2, node);
+	ubrun(&j, 0, (const char *const[]){ "-n", "65", prog, "env", NULL });
+	EXPECT_EQ(1, j.status);
+	ubrun(&j, 0, (const char *const[]){ "-n", "2", "--placement=npu1,nope",
+		      prog, "env", NULL });
+	EXPECT_EQ(1, j.status);
+	ubrun(&j, 0, (const char *const[]){ "-n", "2", "--profile=cm384",
+		      prog, "env", NULL });
+	EXPECT_EQ(1, j.status);
+	EXPECT_NE(NULL, strstr(j.err, "profile"));
+	ubrun(&j, 0, (const char *const[]){ "-n", "0", prog, NULL });
+	EXPECT_EQ(2, j.status);
+}
+
+TEST_F_TIMEOUT(shmem, output_prefix, 60)
+{
+	char prog[PATH_MAX], want[64];
+	static struct job j;
+	int r;
+
+	snprintf(prog, sizeof(prog), "%s/shmem_prog", here());
+	ubrun(&j, 0, (const char *const[]){ "-n", "3", prog, "lines", NULL });
+	ASSERT_EQ(0, j.status);
+	for (r = 0; r < 3; r++) {
+		snprintf(want, sizeof(want), "[%d] out one %d\n", r, r);
+		EXPECT_NE(NULL, strstr(j.out, want)) TH_LOG("%s", j.out);
+		snprintf(want, sizeof(want), "[%d] out two %d\n", r, r);
+		EXPECT_NE(NULL, strstr(j.out, want));
+		snprintf(want, sizeof(want), "[%d] partial %d\n", r, r);
+		EXPECT_NE(NULL, strstr(j.out, want));
+		snprintf(want, sizeof(want), "[%d] err %d\n", r, r);
+		EXPECT_NE(NULL, strstr(j.err, want)) TH_LOG("%s", j.err);
+	}
+	EXPECT_EQ(9, count_lines(j.out, "["));
+	EXPECT_EQ(3, count_lines(j.err, "["));
+}
+
+/*
+ * Rank 1 exits 3 while the others wait in a barrier: they are killed. A
+ * rank that ends before joining makes the others' ubshmem_init() fail.
+ */
+TEST_F_TIMEOUT(shmem, rank_fails, 60)
+{
+	char prog[PATH_MAX];
+	static struct job j;
+
+	snprintf(prog, sizeof(prog), "%s/shmem_prog", here());
+	ubrun(&j, 0, (const char *const[]){ "-n", "4", prog, "fail", "1", NULL });
+	EXPECT_EQ(3, j.status);
+	EXPECT_NE(NULL, strstr(j.err, "rank 1 exited with status 3"))
+		TH_LOG("%s", j.err);
+	EXPECT_GT(20000, j.ms);
+	/* a rank that ends without joining: the others' init fails */
+	ubrun(&j, 0, (const char *const[]){ "-n", "3", prog, "skip", "2", NULL });
+	EXPECT_EQ(1, j.status);
+	/*
+	 * The first to fail ends the job: the other may not get to say it.
+	 * Protocol error (ubrun closed its connection) or Connection refused
+	 * (ubrun had stopped listening): which, depends on the host.
+	 */
+	EXPECT_NE(NULL, strstr(j.err, "] ubshmem_init: "))
+		TH_LOG("%s", j.err);
+	/* a rank that cannot start: execvp's 127 */
+	ubrun(&j, 0, (const char *const[]){ "-n", "2", "/nonexistent", NULL });
+	EXPECT_EQ(127, j.status);
+}
+
+/* SIGTERM to ubrun reaches ranks waiting for ever; its status says so. */
+TEST_F_TIMEOUT(shmem, sigterm_forwarded, 60)
+{
+	char prog[PATH_MAX];
+	static struct job j;
+
+	snprintf(prog, sizeof(prog), "%s/shmem_prog", here());
+	ubrun(&j, 1500, (const char *const[]){ "-n", "2", prog, "hang", NULL });
+	EXPECT_EQ(128 + SIGTERM, j.status) TH_LOG("%s", j.err);
+}
+
+TEST_HARNESS_MAIN
