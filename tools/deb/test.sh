@@ -23,8 +23,8 @@ as a tarball in \$UBFAB_CACHE/deb/) with the headers of the 6.1 and 6.12
 kernels, checks that DKMS built ubfab.ko for both, and boots the test VM on
 each with that module to run the ctl selftest against the installed ubctl
 and libubfab. Needs root (or sudo), network (the first run about
-4 minutes, later runs about 2), \`make deps\`, the selftests built and
-\`make deb\`.
+5 minutes on 2 cores, later runs 2 to 3), \`make deps\`, the selftests
+built and \`make deb\`.
 
 Environment:
   UBFAB_CACHE      cache directory (default \$HOME/.cache/ubfab)
@@ -77,19 +77,23 @@ in_root() {
 			DEBIAN_FRONTEND=noninteractive "$@"' sh "$root" "$@"
 }
 
-# Makes $TARBALL unless it is there: bookworm minbase, the sources of the
-# host's kernels (bookworm-security has 6.12), dkms and both headers.
+# Makes $TARBALL unless it is there (one run at a time; the tarballs of
+# other kernels go): bookworm minbase, the sources of the host's kernels
+# (bookworm-security has 6.12), dkms and both headers.
 make_root() {
 	local dir root
 
 	[ ! -e "$TARBALL" ] || return 0
 	mkdir -p "$UBFAB_CACHE/deb"
-	rm -rf "$UBFAB_CACHE"/deb/.tmp.*
+	exec 8>"$UBFAB_CACHE/deb/.lock"
+	flock 8
+	[ ! -e "$TARBALL" ] || return 0
+	rm -rf "$UBFAB_CACHE"/deb/.tmp.* "$UBFAB_CACHE"/deb/bookworm-*.tar.zst
 	dir=$(mktemp -d "$UBFAB_CACHE/deb/.tmp.XXXXXX")
 	root=$dir/root
 	echo "# deb test: debootstrap of bookworm into $root (once)"
 	debootstrap --variant=minbase bookworm "$root" "$MIRROR" \
-		>"$dir/log" 2>&1 || { tail -n 20 "$dir/log"; return 1; }
+		>"$dir/log" 2>&1 || { tail -n 20 "$dir/log" | sed "s/^/# /"; return 1; }
 	cat >"$root/etc/apt/sources.list" <<EOF
 deb $MIRROR bookworm main
 deb $MIRROR bookworm-updates main
@@ -100,7 +104,7 @@ EOF
 	  in_root "$root" apt-get -y -q install --no-install-recommends dkms \
 		"linux-headers-${KVERS[0]}" "linux-headers-${KVERS[1]}" &&
 	  in_root "$root" apt-get clean; } >>"$dir/log" 2>&1 ||
-		{ tail -n 20 "$dir/log"; return 1; }
+		{ tail -n 20 "$dir/log" | sed "s/^/# /"; return 1; }
 	tar -C "$root" -c . | zstd -q -T0 -o "$dir/root.tar.zst"
 	mv "$dir/root.tar.zst" "$TARBALL"
 	rm -rf "$dir"
