@@ -6,11 +6,14 @@
 # that has the headers of both kernel series, so that DKMS builds ubfab.ko
 # for each; then boots the test VM on each series with that module and runs
 # tools/deb/guest.sh there with the packages' ubctl, ubbench and libubfab.
+# The Python binding is imported in the root (no module there): it loads
+# the packages' libubfab-ffi and finds every function it declares.
 #
-# Owns the clean root: a minbase debootstrap of bookworm with dkms and the
-# linux-headers packages of both releases env.sh names, kept as a tarball in
-# $UBFAB_CACHE/deb/ (its name carries the releases) and unpacked afresh for
-# every run. Prints KTAP; its last line is one "# Totals:" line for all.
+# Owns the clean root: a minbase debootstrap of bookworm with dkms, python3
+# and the linux-headers packages of both releases env.sh names, kept as a
+# tarball in $UBFAB_CACHE/deb/ (its name carries the releases and a hash of
+# the package list) and unpacked afresh for every run. Prints KTAP; its
+# last line is one "# Totals:" line for all.
 
 set -euo pipefail
 
@@ -54,7 +57,11 @@ fi
 
 KVERS=("$UBFAB_KVER_6_1" "$UBFAB_KVER_6_12")
 SERIES=(6.1 6.12)
-TARBALL=$UBFAB_CACHE/deb/bookworm-${KVERS[0]}-${KVERS[1]}.tar.zst
+# What the root has before the packages: what a Debian machine with
+# these kernels and Python has that the packages do not bring.
+ROOT_PACKAGES=(dkms python3 "linux-headers-${KVERS[0]}" "linux-headers-${KVERS[1]}")
+TARBALL=$UBFAB_CACHE/deb/bookworm-${KVERS[0]}-${KVERS[1]}-$(
+	echo "${ROOT_PACKAGES[*]}" | md5sum | cut -c 1-8).tar.zst
 
 # shellcheck source=tools/deb/ktap.sh
 . "$ROOT/tools/deb/ktap.sh"
@@ -77,9 +84,9 @@ in_root() {
 			DEBIAN_FRONTEND=noninteractive "$@"' sh "$root" "$@"
 }
 
-# Makes $TARBALL unless it is there (one run at a time; the tarballs of
-# other kernels go): bookworm minbase, the sources of the host's kernels
-# (bookworm-security has 6.12), dkms and both headers.
+# Makes $TARBALL unless it is there (one run at a time; the other
+# tarballs go): bookworm minbase, the sources of the host's kernels
+# (bookworm-security has 6.12), ROOT_PACKAGES.
 make_root() {
 	local dir root
 
@@ -99,10 +106,10 @@ deb $MIRROR bookworm main
 deb $MIRROR bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main
 EOF
-	echo "# deb test: dkms, linux-headers-${KVERS[0]}, linux-headers-${KVERS[1]}"
+	echo "# deb test: ${ROOT_PACKAGES[*]}"
 	{ in_root "$root" apt-get -q update &&
-	  in_root "$root" apt-get -y -q install --no-install-recommends dkms \
-		"linux-headers-${KVERS[0]}" "linux-headers-${KVERS[1]}" &&
+	  in_root "$root" apt-get -y -q install --no-install-recommends \
+		"${ROOT_PACKAGES[@]}" &&
 	  in_root "$root" apt-get clean; } >>"$dir/log" 2>&1 ||
 		{ tail -n 20 "$dir/log" | sed "s/^/# /"; return 1; }
 	tar -C "$root" -c . | zstd -q -T0 -o "$dir/root.tar.zst"
@@ -181,6 +188,13 @@ main() {
 	fi
 	status=$(cat "$tmp/dkms")
 	sed 's/^/# dkms status: /' "$tmp/dkms"
+	rc=1
+	if [ -d "$tmp/root/usr/lib/python3/dist-packages/ubfab" ]; then
+		rc=0
+		in_root "$tmp/root" python3 -c 'import ubfab, ubfab._lib; print(ubfab._lib.lib.dll)' \
+			2>&1 | sed 's/^/# /' || rc=1
+	fi
+	result "$rc" "import ubfab in the root (python3-ubfab over libubfab-ffi1)"
 
 	# What the VM gets of the packages, under /x/pkg: only the installed
 	# files, not the build tree's.
