@@ -26,7 +26,7 @@ as a tarball in \$UBFAB_CACHE/deb/) with the headers of the 6.1 and 6.12
 kernels, checks that DKMS built ubfab.ko for both, and boots the test VM on
 each with that module to run the ctl selftest against the installed ubctl
 and libubfab. Needs root (or sudo), network (the first run about
-5 minutes on 2 cores, later runs 2 to 3), \`make deps\`, the selftests
+5 minutes on 2 cores, later runs about 3), \`make deps\`, the selftests
 built and \`make deb\`.
 
 Environment:
