@@ -256,6 +256,11 @@ soak: lib tools $(BUILD)/tools/soak/soak
 
 .PHONY: soak
 
+# Debian packages of the checkout's files (tracked and new, not ignored),
+# built out of tree into build/deb/ and checked by lintian (tools/deb/).
+deb:
+	@tools/deb/build.sh
+
 shell: all
 	tools/vm/ubvm -k $(VM_KERNEL) -s
 
@@ -264,11 +269,12 @@ man:
 	$(call step,GEN,man pages)$(MAKE) $(QUIET_MAKE) -C Documentation/man \
 		O=$(BUILD)/man
 
-install: lib tools comm man
+install: lib tools comm ubbench man
 	$(MAKE) -C lib O=$(BUILD)/lib install
 	$(MAKE) -C tools/ubctl O=$(BUILD)/tools install
 	$(MAKE) -C comm O=$(BUILD)/comm install
 	$(MAKE) -C tools/ubrun O=$(BUILD)/tools install
+	$(MAKE) -C tools/bench O=$(BUILD)/tools/bench install
 	$(MAKE) -C Documentation/man O=$(BUILD)/man install
 	$(MAKE) -C python install
 
@@ -306,7 +312,8 @@ help:
 	@echo '               Debian packages, kernels, kselftest harness'
 	@echo '  lint         checkpatch and sparse (both kernels)'
 	@echo '  check        build, lint, host tests, VM tests on 6.1 and 6.12,'
-	@echo '               then check-debug'
+	@echo '               the Debian packages (make deb, installed with DKMS'
+	@echo '               into a clean root), then check-debug'
 	@echo '  check-debug  VM tests on the debug kernel (KASAN, lockdep, KUnit,'
 	@echo '               kmemleak, ...) and on the 6.12 PREEMPT_RT kernel'
 	@echo '  check-python the Python binding'"'"'s tests in a VM (for KVER)'
@@ -329,16 +336,20 @@ help:
 	@echo '  shell        VM shell with the module loaded (for KVER)'
 	@echo '  man          the man pages (Documentation/man/) into build/man'
 	@echo '  install      libubfab, libubfab-ffi, libubshmem, headers, ubctl and'
-	@echo '               its bash completion, ubrun, the man pages, the Python'
-	@echo '               package ubfab into DESTDIR/PREFIX (uAPI in'
+	@echo '               its bash completion, ubrun, ubbench, the man pages,'
+	@echo '               the Python package ubfab into DESTDIR/PREFIX (uAPI in'
 	@echo '               PREFIX/include/ubfab/linux)'
 	@echo '  examples     install lib and comm into build/install (DESTDIR) and'
 	@echo '               build examples/ against them with pkg-config'
+	@echo '  deb          Debian packages (ubfab-dkms, libubfab1, libubfab-ffi1,'
+	@echo '               libubfab-dev, ubfab-tools, python3-ubfab) into'
+	@echo '               build/deb/, then lintian'
 	@echo '  clean        remove build/'
 	@echo 'Variables: KVER=6.1|6.12|6.12-rt|debug|<release>,'
 	@echo '  KDIR=<kernel build tree>, DEMO_KVER, UBFAB_CACHE (now $(UBFAB_CACHE)),'
 	@echo '  V=1 (command lines instead of the short build steps).'
 
 .PHONY: all modules modules-all lib tools comm examples selftests deps \
-	lint check check-debug check-python python-uapi demo shell man install \
+	lint check check-debug check-python python-uapi demo deb shell man \
+	install \
 	clean help FORCE

@@ -6,7 +6,10 @@
 #
 # `make check` runs the stock checks (build for 6.1 and 6.12, lint, the
 # netlink spec against the files made from it, host tests, selftests in a
-# VM on 6.1 and on 6.12) and then the debug checks;
+# VM on 6.1 and on 6.12, the Debian packages: make deb with lintian, and
+# tools/deb/test.sh, which installs them into a clean root where DKMS
+# builds the module for 6.1 and 6.12 and boots a VM on each with it) and
+# then the debug checks;
 # `make check-debug` (-d) runs only the debug checks: the debug kernel
 # (tools/debug-kernel.sh: KASAN, KFENCE, UBSAN, lockdep, kmemleak, KUnit),
 # the selftests on it with a kmemleak scan after unloading, the module's
@@ -20,8 +23,9 @@
 # tests (make check-python) run in a VM of their own on 6.1 and on 6.12
 # (one KTAP run each: its conftest.py ends with a Totals line).
 #
-# Owns the counting rules: each build, the lint, the netlink spec check and
-# the debug kernel's build count as one test each; a KTAP run counts its
+# Owns the counting rules: each build, the lint, the netlink spec check,
+# make deb (with lintian) and the debug kernel's build count as one test
+# each; a KTAP run counts its
 # last "# Totals:" line (xfail as passed, xpass and error as failed); a run
 # without one, or one whose runner failed although its Totals report no
 # failure (dirty kernel log, crash, time limit), counts one more failure.
@@ -248,7 +252,28 @@ count_kunit() {
 	summary+=("$([ "$f" -eq 0 ] || printf 'not ')ok $name: $n suite(s): pass:$p fail:$f skip:$s")
 }
 
-# Build, lint, host tests and the selftests on Debian's 6.1 and 6.12.
+# The Debian packages: make deb (dpkg-buildpackage and lintian, one test),
+# then tools/deb/test.sh (KTAP: the packages installed into a clean root,
+# DKMS's builds for 6.1 and 6.12, a VM on each with the module DKMS built
+# and the ctl selftest with the installed ubctl and libubfab). Argument:
+# the exit status of the build of the selftests.
+deb_checks() {
+	local rc=0
+
+	echo "check: Debian packages (make deb, tools/deb/test.sh)"
+	"$MAKE" -s --no-print-directory deb || rc=$?
+	count_step "deb packages and lintian" "$rc"
+	if [ "$rc" -ne 0 ] || [ "$1" -ne 0 ]; then
+		not_run "deb install" "the build failed"
+		return
+	fi
+	rc=0
+	tools/deb/test.sh 2>&1 | tee "$tmp/deb" || rc=${PIPESTATUS[0]}
+	count_run "deb install" "$tmp/deb" "$rc"
+}
+
+# Build, lint, host tests, the selftests on Debian's 6.1 and 6.12, and the
+# Debian packages.
 stock_checks() {
 	local build=0 rc=0 host=tools/ubctl/tests/host.sh series var kver
 
@@ -300,6 +325,7 @@ stock_checks() {
 		vm_run "$kver" -k "$series" -n -t "$VM_TIMEOUT"
 		python_run "$series" "$kver"
 	done
+	deb_checks "$build"
 }
 
 # The debug kernel (selftests with kmemleak, KUnit) and the PREEMPT_RT

@@ -59,6 +59,8 @@ PACKAGES=(
 	kmod xz-utils zstd			# depmod for the VM; unpacking kernels
 	python3-numpy python3-pytest		# make check-python (python/)
 	bc flex bison libelf-dev libssl-dev pahole # building a debug kernel
+	debhelper dh-dkms dh-python lintian	# make deb
+	debootstrap				# make check's clean root for the packages
 )
 
 # Kernels: "<series> <flavour>"; env.mk gets UBFAB_KVER_<series>[_<FLAVOUR>],
