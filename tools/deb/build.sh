@@ -13,8 +13,8 @@ usage() {
 	cat <<EOF
 Usage: tools/deb/build.sh [-h]
 
-Builds ubfab-dkms, libubfab1, libubfab-ffi1, libubfab-dev, ubfab-tools and
-python3-ubfab into build/deb/ and runs lintian on them. Fails when debian/changelog's
+Builds ubfab-dkms, libubfab1, libubfab-ffi1, libubshmem1, libubfab-dev,
+ubfab-tools and python3-ubfab into build/deb/ and runs lintian on them. Fails when debian/changelog's
 version is not lib/Makefile's VERSION (add an entry: dch -v VERSION).
 Log of the build: build/deb/build.log.
 EOF
