@@ -13,7 +13,8 @@
 # `make check-debug` (-d) runs only the debug checks: the debug kernel
 # (tools/debug-kernel.sh: KASAN, KFENCE, UBSAN, lockdep, kmemleak, KUnit),
 # the selftests on it with a kmemleak scan after unloading, the module's
-# KUnit suites, and the selftests on Debian's 6.12 PREEMPT_RT kernel. The
+# KUnit suites, a 3-minute soak on it (make soak), and the selftests on
+# Debian's 6.12 PREEMPT_RT kernel. The
 # selftests include the fuzzer's fixed-budget run (fuzz_test) and every
 # other *_test that selftests/ubfab/run_all.sh finds.
 #
@@ -24,8 +25,8 @@
 # (one KTAP run each: its conftest.py ends with a Totals line).
 #
 # Owns the counting rules: each build, the lint, the netlink spec check,
-# make deb (with lintian) and the debug kernel's build count as one test
-# each; a KTAP run counts its
+# make deb (with lintian), the debug kernel's build and the soak count as
+# one test each; a KTAP run counts its
 # last "# Totals:" line (xfail as passed, xpass and error as failed); a run
 # without one, or one whose runner failed although its Totals report no
 # failure (dirty kernel log, crash, time limit), counts one more failure.
@@ -352,6 +353,11 @@ debug_checks() {
 	else
 		vm_run "$dkver" -k debug -n -l -t $((3 * VM_TIMEOUT))
 		count_kunit "$dkver" "$config"
+		echo "check: a 3-minute soak on $dkver (make soak)"
+		rc=0
+		"$MAKE" -s --no-print-directory soak SOAK_MINUTES=3 \
+			SOAK_KVER=debug || rc=$?
+		count_step "soak, 3 minutes on $dkver" "$rc"
 	fi
 
 	echo "check: building the module for $rt, lib, ubctl, selftests"
