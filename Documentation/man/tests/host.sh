@@ -5,7 +5,7 @@
 # they build (make -C Documentation/man), each renders without a warning
 # of mandoc -Tlint (errors) or of man --warnings (groff); every command
 # line and option that ubctl --help, each "ubctl OBJECT help" and ubbench
-# --help print is in their page; every function of lib/libubfab.map and
+# --help print is in their page, and every option of ubrun --help; every function of lib/libubfab.map and
 # lib/libubfab-ffi.map is named by a library page whose SYNOPSIS holds
 # its declaration as lib/libubfab.h has it, and no page names another;
 # every module parameter of kmod/ and every parameter of the fabric
@@ -14,10 +14,10 @@
 # them, a function's name included. Prints KTAP; exits nonzero if a check
 # failed.
 #
-# Usage: Documentation/man/tests/host.sh [UBCTL [UBBENCH]]
-#   defaults build/tools/ubctl and build/tools/bench/ubbench, which it
-#   builds (make -C tools/bench; make check builds lib and ubctl, not
-#   ubbench); libubfab is found through LD_LIBRARY_PATH (default
+# Usage: Documentation/man/tests/host.sh [UBCTL [UBBENCH [UBRUN]]]
+#   defaults build/tools/ubctl, build/tools/bench/ubbench, which it
+#   builds (make -C tools/bench; make check builds lib, ubctl and ubrun,
+#   not ubbench), and build/tools/ubrun; libubfab is found through LD_LIBRARY_PATH (default
 #   build/lib): --help needs no module.
 
 set -u
@@ -25,6 +25,7 @@ set -u
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 ubctl=$(realpath -m "${1:-$root/build/tools/ubctl}")
 ubbench=$(realpath -m "${2:-$root/build/tools/bench/ubbench}")
+ubrun=$(realpath -m "${3:-$root/build/tools/ubrun}")
 export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-$root/build/lib}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -160,6 +161,14 @@ while read -r cmd; do
 	fi
 done <"$tmp/commands"
 has_options ubbench "$tmp/bhelp" ubbench.1
+
+# ubrun(1): every option of --help
+if "$ubrun" --help >"$tmp/rhelp" 2>&1; then
+	ok "ubrun --help exits 0"
+else
+	not_ok "ubrun --help exits 0" "$(head -c 300 "$tmp/rhelp")"
+fi
+has_options ubrun "$tmp/rhelp" ubrun.1
 
 # The library: each exported function in the NAME line of one ubfab_*.3,
 # with its declaration from lib/libubfab.h in that page
