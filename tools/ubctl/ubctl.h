@@ -15,8 +15,6 @@
 
 #include "json.h"
 
-#define UBCTL_VERSION	"1.3.0"
-
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* Exit codes */

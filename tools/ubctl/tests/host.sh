@@ -95,7 +95,8 @@ fi
 expect_out "help is the same as --help" "OBJECTS AND COMMANDS" "$ubctl" help
 expect_out "OBJECT help shows the object's syntax" \
 	"ubctl port show [ENTITY] [plane N]" "$ubctl" port help
-expect_out "-V prints the version" "ubctl " "$ubctl" -V
+expect_out "-V prints the project's version (lib/Makefile's)" \
+	"ubctl $(sed -n 's/^VERSION := //p' "$root/lib/Makefile") " "$ubctl" -V
 expect 2 'unknown object "foo"' "unknown object exits 2" "$ubctl" foo
 expect 2 "Try 'ubctl --help'" "usage errors point to --help" "$ubctl" foo
 expect 2 "unknown option '--bogus'" "unknown long option exits 2" \
