@@ -18,7 +18,8 @@
  *     MEM_BOUND_KB of each series;
  *   - latency: the first minute after the warm-up with MIN_PROBES probes
  *     is the base; no later minute with a p50 above 2 x the base's +
- *     2 ms, or a p99 above 3 x the base's + 10 ms.
+ *     2 ms, or a p99 above 3 x the base's (P99_FLOOR_US at least) +
+ *     10 ms.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -70,6 +71,12 @@ static uint64_t mem_val(const struct soak_mem *m, int k)
 #define MAX_VIOL 32
 /* Probes a minute needs for its percentiles to count. */
 #define MIN_PROBES 100
+/*
+ * The least base p99 the drift bound takes, in us: in the test VM (QEMU
+ * TCG) a probe's tail is the host's, a few ms on an idle host and up to
+ * hundreds when the host runs other VMs, minute by minute.
+ */
+#define P99_FLOOR_US 100000
 #define U(x) ((unsigned long long)(x))
 
 struct sums {
@@ -137,6 +144,7 @@ static void check(const struct soak_report_in *in, struct sums *s)
 {
 	const struct soak_shared *sh = in->sh;
 	unsigned int i, k, first, base;
+	uint32_t floor;
 	uint64_t lo, hi;
 
 	for (i = 0; i <= sh->workers; i++) {
@@ -230,7 +238,9 @@ static void check(const struct soak_report_in *in, struct sums *s)
 			violation(s, "probe p50 of minute %u drifted to %u us "
 				  "(minute %u: %u us)", i, s->p50[i], base,
 				  s->p50[base]);
-		if (s->p99[i] > 3 * s->p99[base] + 10000)
+		floor = s->p99[base] > P99_FLOOR_US ? s->p99[base] :
+						      P99_FLOOR_US;
+		if (s->p99[i] > 3 * floor + 10000)
 			violation(s, "probe p99 of minute %u drifted to %u us "
 				  "(minute %u: %u us)", i, s->p99[i], base,
 				  s->p99[base]);
@@ -307,8 +317,9 @@ static void text(const struct soak_report_in *in, const struct sums *s,
 		fprintf(f, " %s %+.0f/%llu", mem_names[k], s->growth[k],
 			(unsigned long long)MEM_BOUND_KB[k]);
 	fprintf(f, "\nprobe latency per minute (us; base minute %u, p50 "
-		"<= 2 x + 2000, p99 <= 3 x + 10000):\n  minute probes "
-		"failed     p50     p99\n", s->base);
+		"<= 2 x + 2000, p99 <= 3 x (at least %u) + 10000):\n"
+		"  minute probes failed     p50     p99\n", s->base,
+		P99_FLOOR_US);
 	for (i = 0; i < s->minutes; i++)
 		fprintf(f, "  %6u %6u %6u %7u %7u\n", i, sh->probe_n[i],
 			sh->probe_fail[i], s->p50[i], s->p99[i]);
