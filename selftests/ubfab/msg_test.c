@@ -572,12 +572,18 @@ static int sender(const char *name, uint32_t eid, uint32_t rqn, int tag)
 TEST_F(msg, two_senders)
 {
 	const char *names[2] = { "cpu0", "cpu1" };
-	uint32_t eids[2], next[2] = { 0, 0 }, slot, i, s, n;
+	uint32_t eids[2], next[2] = { 0, 0 }, i, s, n;
 	struct ubfab_rcqe rc[2 * PER_SENDER];
 	struct ubfab_dev *d;
+	struct ubfab_rq *rq;
 	pid_t pid[2];
 	int status;
 
+	/* a receive for every message: no sender waits for the receiver */
+	ASSERT_EQ(0, ubfab_rq_create(self->rx, 2 * PER_SENDER, 0, RTOKEN,
+				     &rq));
+	for (i = 0; i < 2 * PER_SENDER; i++)
+		ASSERT_EQ(0, ubfab_rq_post(rq, RBUF(i * MSG_LEN), MSG_LEN, i));
 	for (s = 0; s < 2; s++) {
 		ASSERT_EQ(0, ubfab_dev_open(names[s], &d));
 		eids[s] = ubfab_dev_eid(d);
@@ -587,23 +593,13 @@ TEST_F(msg, two_senders)
 		pid[s] = fork();
 		ASSERT_GE(pid[s], 0);
 		if (!pid[s])
-			_exit(sender(names[s], self->rx_eid, self->rq->id,
-				     s + 1));
-	}
-	/* keep receives posted: 16 in the RQ, one per 256 bytes of rbuf */
-	for (i = 0, n = 0; n < 2 * PER_SENDER;) {
-		while (i < 2 * PER_SENDER && i - n < 16) {
-			ASSERT_EQ(0, ubfab_rq_post(self->rq, RBUF(i * MSG_LEN),
-						   MSG_LEN, i));
-			i++;
-		}
-		ASSERT_EQ(0, reap(self->rq, rc + n, 1));
-		n++;
+			_exit(sender(names[s], self->rx_eid, rq->id, s + 1));
 	}
 	for (s = 0; s < 2; s++) {
 		ASSERT_EQ(pid[s], waitpid(pid[s], &status, 0));
 		EXPECT_EQ(0, status);
 	}
+	ASSERT_EQ(0, reap(rq, rc, 2 * PER_SENDER));
 	/* receives taken in order, each sender's messages in its order */
 	for (n = 0; n < 2 * PER_SENDER; n++) {
 		EXPECT_EQ(n, rc[n].user_data);
@@ -613,13 +609,13 @@ TEST_F(msg, two_senders)
 		ASSERT_LT(s, 2);
 		EXPECT_EQ(eids[s], rc[n].src_eid);
 		EXPECT_EQ(next[s], rc[n].imm & 0xffff);
-		slot = rc[n].user_data;
-		EXPECT_EQ(-1, not_byte(self->rbuf + slot * MSG_LEN, MSG_LEN,
+		EXPECT_EQ(-1, not_byte(self->rbuf + n * MSG_LEN, MSG_LEN,
 				       (s + 1) * 100 + next[s]));
 		next[s]++;
 	}
 	EXPECT_EQ(PER_SENDER, next[0]);
 	EXPECT_EQ(PER_SENDER, next[1]);
+	ubfab_rq_destroy(rq);
 }
 
 /*
