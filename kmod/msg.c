@@ -208,34 +208,6 @@ static int ubfab_rq_check_create(const struct ubfab_rq_create *arg,
 	return 0;
 }
 
-/* Lay the rings out, as a queue's, and tell user space where each is. */
-static void ubfab_rq_layout(struct ubfab_rq *rq, struct ubfab_rq_create *arg,
-			    u32 rcq_entries)
-{
-	size_t rq_array = PAGE_SIZE;
-	size_t rcq_array = rq_array + arg->rq_entries * sizeof(struct ubfab_rqe);
-
-	rq->ring_size = PAGE_ALIGN(rcq_array +
-				   rcq_entries * sizeof(struct ubfab_rcqe));
-	arg->ring_size = rq->ring_size;
-	arg->rq = (struct ubfab_ring_offsets) {
-		.head = offsetof(struct ubfab_ring_hdr, sq_head),
-		.tail = offsetof(struct ubfab_ring_hdr, sq_tail),
-		.flags = offsetof(struct ubfab_ring_hdr, sq_flags),
-		.overflow = offsetof(struct ubfab_ring_hdr, sq_overflow),
-		.array = rq_array,
-		.entries = arg->rq_entries,
-	};
-	arg->rcq = (struct ubfab_ring_offsets) {
-		.head = offsetof(struct ubfab_ring_hdr, cq_head),
-		.tail = offsetof(struct ubfab_ring_hdr, cq_tail),
-		.flags = offsetof(struct ubfab_ring_hdr, cq_flags),
-		.overflow = offsetof(struct ubfab_ring_hdr, cq_overflow),
-		.array = rcq_array,
-		.entries = rcq_entries,
-	};
-}
-
 /**
  * ubfab_rq_create() - UBFAB_IOCTL_RQ_CREATE, up to the file
  * @file: the entity file creating the receive queue
@@ -269,7 +241,11 @@ int ubfab_rq_create(struct ubfab_file *file, struct ubfab_rq_create_cmd *cmd)
 	mutex_init(&rq->lock);
 	init_waitqueue_head(&rq->poll_wait);
 
-	ubfab_rq_layout(rq, arg, rcq_entries);
+	rq->ring_size = ubfab_ring_layout(&arg->rq, arg->rq_entries,
+					  sizeof(struct ubfab_rqe), &arg->rcq,
+					  rcq_entries,
+					  sizeof(struct ubfab_rcqe));
+	arg->ring_size = rq->ring_size;
 	ret = ubfab_ring_alloc(rq->ring_size, &rq->ring_pages, &rq->ring);
 	if (ret)
 		goto err_free_rq;

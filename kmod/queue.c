@@ -221,32 +221,44 @@ int ubfab_queue_check_create(const struct ubfab_queue_create *arg,
 	return *idle_us > UBFAB_QUEUE_IDLE_US_MAX ? -EINVAL : 0;
 }
 
-/* Lay the rings out and tell user space where each part is. */
-static void ubfab_queue_layout(struct ubfab_queue *q,
-			       struct ubfab_queue_create *arg, u32 cq_entries)
+/**
+ * ubfab_ring_layout() - lay out a header page and two rings after it
+ * @first: out: the first ring's parts: the header's SQ words, its entries
+ *	right after the header page
+ * @first_entries: its entries
+ * @first_size: bytes of each
+ * @second: out: the second ring's parts: the header's CQ words, its
+ *	entries after the first ring's
+ * @second_entries: its entries
+ * @second_size: bytes of each
+ *
+ * Queues and receive queues (msg.c) share the layout.
+ * Return: the bytes of the mapping, a multiple of the page size.
+ */
+size_t ubfab_ring_layout(struct ubfab_ring_offsets *first, u32 first_entries,
+			 size_t first_size, struct ubfab_ring_offsets *second,
+			 u32 second_entries, size_t second_size)
 {
-	size_t sq_array = PAGE_SIZE;
-	size_t cq_array = sq_array + arg->sq_entries * sizeof(struct ubfab_sqe);
+	size_t first_array = PAGE_SIZE;
+	size_t second_array = first_array + first_entries * first_size;
 
-	q->ring_size = PAGE_ALIGN(cq_array +
-				  cq_entries * sizeof(struct ubfab_cqe));
-	arg->ring_size = q->ring_size;
-	arg->sq = (struct ubfab_ring_offsets) {
+	*first = (struct ubfab_ring_offsets) {
 		.head = offsetof(struct ubfab_ring_hdr, sq_head),
 		.tail = offsetof(struct ubfab_ring_hdr, sq_tail),
 		.flags = offsetof(struct ubfab_ring_hdr, sq_flags),
 		.overflow = offsetof(struct ubfab_ring_hdr, sq_overflow),
-		.array = sq_array,
-		.entries = arg->sq_entries,
+		.array = first_array,
+		.entries = first_entries,
 	};
-	arg->cq = (struct ubfab_ring_offsets) {
+	*second = (struct ubfab_ring_offsets) {
 		.head = offsetof(struct ubfab_ring_hdr, cq_head),
 		.tail = offsetof(struct ubfab_ring_hdr, cq_tail),
 		.flags = offsetof(struct ubfab_ring_hdr, cq_flags),
 		.overflow = offsetof(struct ubfab_ring_hdr, cq_overflow),
-		.array = cq_array,
-		.entries = cq_entries,
+		.array = second_array,
+		.entries = second_entries,
 	};
+	return PAGE_ALIGN(second_array + second_entries * second_size);
 }
 
 /* The file's events, allocated with its first queue. */
@@ -313,7 +325,11 @@ int ubfab_queue_create(struct ubfab_file *file,
 		}
 	}
 
-	ubfab_queue_layout(q, arg, cq_entries);
+	/* lay the rings out and tell user space where each part is */
+	q->ring_size = ubfab_ring_layout(&arg->sq, arg->sq_entries,
+					 sizeof(struct ubfab_sqe), &arg->cq,
+					 cq_entries, sizeof(struct ubfab_cqe));
+	arg->ring_size = q->ring_size;
 	ret = ubfab_ring_alloc(q->ring_size, &q->ring_pages, &q->ring);
 	if (ret)
 		goto err_put_eventfd;

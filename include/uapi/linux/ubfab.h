@@ -1198,8 +1198,9 @@ struct ubfab_rqe {
  *	segment, not this receive's buffer); 0 when the status is not OK
  * @imm: the immediate data with UBFAB_RCQE_IMM, else 0
  * @src_eid: the sender's entity
- * @status: enum ubfab_cqe_status: OK, BAD_ENTRY, LOCAL_RANGE,
- *	LOCAL_LENGTH or NOMEM
+ * @status: enum ubfab_cqe_status: OK; BAD_ENTRY or LOCAL_RANGE (a bad
+ *	receive), LOCAL_LENGTH (too short); or the sender's status when the
+ *	message failed midway (LOCAL_RANGE, NO_ROUTE, REVOKED, NOMEM)
  * @flags: UBFAB_RCQE_*
  * @opcode: the sender's opcode
  */

@@ -307,19 +307,86 @@ static void queue_provide(struct worker *w, struct queue_rec *q,
 	}
 }
 
+/*
+ * RQ_CREATE as a typed ioctl: a[3] the variant (below 10: well formed),
+ * a[4] the depths and token. The checks in the order the module makes them.
+ */
+static void rq_create_build(struct worker *w, const struct slot *s,
+			    const struct op *op, void *argp, int *set)
+{
+	struct ubfab_rq_create *a = argp;
+	uint64_t v = op->a[4];
+
+	a->rq_entries = pick_depth(v, 15);
+	a->rcq_entries = v / 1024 % 3 ? 0 : a->rq_entries << v / 4096 % 3;
+	a->token = v >> 32;
+	SET(set, FUZZ_OK, ENOMEM, EMFILE);
+	switch (op->a[3] % 16) {
+	case 10:
+		a->flags = 1U << v % 32;
+		SET(set, EINVAL);
+		break;
+	case 11:
+		a->__reserved = 1 + v % 0xffff;
+		SET(set, EINVAL);
+		break;
+	case 12:
+		a->rq_entries = PICK(v / 8, 0, 3, 96, UBFAB_RQ_MAX_ENTRIES * 2,
+				     0xffffffff);
+		SET(set, EINVAL);
+		break;
+	case 13:
+		a->rcq_entries = PICK(v / 8, 3, 96,
+				      UBFAB_QUEUE_MAX_CQ_ENTRIES * 2,
+				      0xffffffff);
+		SET(set, EINVAL);
+		break;
+	case 14:
+		a->fd = (int32_t)v;	/* outputs: whatever they held */
+		a->id = v >> 32;
+		a->ring_size = v;
+		a->rq.head = v;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Whether [a, a + n) and [b, b + m) overlap. */
+static bool overlap(uint64_t a, uint64_t n, uint64_t b, uint64_t m)
+{
+	return a < b + m && b < a + n;
+}
+
 /* The layout RQ_CREATE returned, against what the header promises. */
 static bool rq_layout_ok(const struct ubfab_rq_create *a)
 {
 	uint32_t rcq_want = a->rcq_entries ? a->rcq_entries : a->rq_entries;
+	uint64_t rq_len = (uint64_t)a->rq.entries * sizeof(struct ubfab_rqe);
+	uint64_t rcq_len = (uint64_t)a->rcq.entries *
+			   sizeof(struct ubfab_rcqe);
 
 	return a->fd >= 0 && a->rq.entries == a->rq_entries &&
 	       a->rcq.entries == rcq_want && !a->rq.__reserved &&
 	       !a->rcq.__reserved && !(a->ring_size % PAGE) &&
 	       a->rq.array >= 64 && a->rcq.array >= 64 &&
-	       a->rq.array + (uint64_t)a->rq.entries *
-	       sizeof(struct ubfab_rqe) <= a->ring_size &&
-	       a->rcq.array + (uint64_t)a->rcq.entries *
-	       sizeof(struct ubfab_rcqe) <= a->ring_size;
+	       a->rq.array + rq_len <= a->ring_size &&
+	       a->rcq.array + rcq_len <= a->ring_size &&
+	       !overlap(a->rq.array, rq_len, a->rcq.array, rcq_len);
+}
+
+/* A typed RQ_CREATE made one: its layout checked, then closed. */
+static void rq_create_done(struct worker *w, const struct slot *s,
+			   const void *argp)
+{
+	const struct ubfab_rq_create *a = argp;
+
+	if (!rq_layout_ok(a))
+		fuzz_fail(w, "RQ_CREATE: fd %d, %u/%u entries, ring %llu bytes: not the layout promised",
+			  a->fd, a->rq.entries, a->rcq.entries,
+			  (unsigned long long)a->ring_size);
+	if (a->fd >= 0)
+		close(a->fd);
 }
 
 /* A receive queue on the new queue's file, the target of its messages. */
@@ -1342,6 +1409,8 @@ static void queue_run_create(struct worker *w, const struct op *op)
 static const struct fuzz_ioctl queue_ioctls[] = {
 	FUZZ_IOCTL("QUEUE_CREATE", UBFAB_IOCTL_QUEUE_CREATE, ubfab_queue_create,
 		   cq, 1, 0, queue_create_build, queue_create_done),
+	FUZZ_IOCTL("RQ_CREATE", UBFAB_IOCTL_RQ_CREATE, ubfab_rq_create, rcq, 1,
+		   0, rq_create_build, rq_create_done),
 };
 
 static const struct fuzz_op_type queue_ops[] = {
