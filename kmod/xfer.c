@@ -1144,6 +1144,8 @@ static u16 ubfab_xfer_msg(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
 		rc.imm = sqe->value;
 		rc.flags = UBFAB_RCQE_IMM;
 	}
+	/* priced with the bytes it moved */
+	x->ex->bytes = x->moved;
 	rc.model_ns = ubfab_model_arrival_ns(x->q, x->ex);
 	ubfab_rq_complete(rq, &rc);
 	mutex_unlock(&rq->lock);

@@ -621,13 +621,14 @@ TEST_F(msg, two_senders)
 /*
  * Modeled time: a SEND costs what a WRITE of its bytes to the same peer
  * costs, and its receive completion carries its arrival, after its start
- * and before the sender's completion (which waits for the acknowledgment).
+ * and before the sender's completion, which comes the way back of the
+ * acknowledgment later whatever the bytes.
  */
 TEST_F(msg, model_time)
 {
+	struct ubfab_rcqe rc, src;
 	struct ubfab_import imp;
-	struct ubfab_cqe w, m;
-	struct ubfab_rcqe rc;
+	struct ubfab_cqe w, m, s;
 	uint32_t tid;
 
 	ASSERT_EQ(0, ubfab_dev_export(self->rx, self->rbuf_off, BUF_LEN,
@@ -647,6 +648,16 @@ TEST_F(msg, model_time)
 	ASSERT_EQ(0, reap(self->rq, &rc, 1));
 	EXPECT_GT(rc.model_ns, w.model_ns);
 	EXPECT_LT(rc.model_ns, m.model_ns);
+	/* a short one arrives sooner after its start; the ack, as long */
+	ASSERT_EQ(0, ubfab_rq_post(self->rq, RBUF(0), 4096, 2));
+	SEND1(&s, UBFAB_OP_SEND, 0, 64, self->rx_eid, self->rq->id, RTOKEN,
+	      0);
+	ASSERT_EQ(UBFAB_CQE_OK, s.status);
+	ASSERT_EQ(0, reap(self->rq, &src, 1));
+	EXPECT_LT(src.model_ns - m.model_ns, rc.model_ns - w.model_ns);
+	/* whole nanoseconds, each rounded down on its own */
+	EXPECT_GE(1, llabs((long long)(m.model_ns - rc.model_ns) -
+			   (long long)(s.model_ns - src.model_ns)));
 }
 
 TEST_HARNESS_MAIN
