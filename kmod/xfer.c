@@ -1009,6 +1009,13 @@ static u16 ubfab_xfer_msg_take(struct ubfab_xfer *x, struct ubfab_rq *rq,
 	}
 }
 
+/* Whether the receive @rqe's own fields are valid. */
+static bool ubfab_xfer_rqe_ok(const struct ubfab_rqe *rqe)
+{
+	return !memchr_inv(rqe->__reserved, 0, sizeof(rqe->__reserved)) &&
+	       rqe->length <= UBFAB_SQE_MAX_LENGTH;
+}
+
 /*
  * The receive @rqe's buffer for a SEND into @rq: checked, its
  * allocation's window referenced in @r. Return: OK, or the receive
@@ -1022,8 +1029,7 @@ static u16 ubfab_xfer_msg_buffer(struct ubfab_xfer *x, struct ubfab_rq *rq,
 	u32 len = x->ex->sqe.length;
 	struct ubfab_window *win;
 
-	if (memchr_inv(rqe->__reserved, 0, sizeof(rqe->__reserved)) ||
-	    rqe->length > UBFAB_SQE_MAX_LENGTH)
+	if (!ubfab_xfer_rqe_ok(rqe))
 		return UBFAB_CQE_BAD_ENTRY;
 	if (len > rqe->length)
 		return UBFAB_CQE_LOCAL_LENGTH;
@@ -1061,13 +1067,12 @@ static u16 ubfab_xfer_msg_deliver(struct ubfab_xfer *x, struct ubfab_rq *rq,
 	u32 plane;
 	u16 status;
 
-	if (w) {
-		status = memchr_inv(rqe->__reserved, 0,
-				    sizeof(rqe->__reserved)) ?
-			 UBFAB_CQE_BAD_ENTRY : UBFAB_CQE_OK;
-	} else {
+	/* a WRITE_IMM puts nothing into the receive's buffer */
+	if (w)
+		status = ubfab_xfer_rqe_ok(rqe) ? UBFAB_CQE_OK :
+		       UBFAB_CQE_BAD_ENTRY;
+	else
 		status = ubfab_xfer_msg_buffer(x, rq, rqe, &b);
-	}
 	if (status) {
 		rc->status = status;
 		return status == UBFAB_CQE_LOCAL_LENGTH ?
