@@ -409,8 +409,10 @@ TEST_F(msg, bad_entries)
 /* Receives the receiver got wrong fail both sides, writing nothing. */
 TEST_F(msg, bad_receives)
 {
+	struct ubfab_import imp;
 	struct ubfab_rcqe rc;
 	struct ubfab_cqe cqe;
+	uint32_t tid;
 
 	ASSERT_EQ(0, ubfab_rq_post(self->rq, RBUF(0), 4096, 1));
 	self->rq->rqes[0].__reserved[3] = 1;
@@ -430,6 +432,25 @@ TEST_F(msg, bad_receives)
 	EXPECT_EQ(2, rc.user_data);
 	EXPECT_EQ(UBFAB_CQE_LOCAL_RANGE, rc.status);
 	EXPECT_EQ(0, rc.bytes);
+	EXPECT_EQ(-1, not_byte(self->rbuf, BUF_LEN, AROUND));
+	ASSERT_EQ(0, ubfab_queue_reset(self->q));
+
+	/* a WRITE_IMM checks its receive too, and then writes nothing */
+	ASSERT_EQ(0, ubfab_dev_export(self->rx, self->rbuf_off, BUF_LEN,
+				      UBFAB_SEG_WRITE, STOKEN, &tid));
+	ASSERT_EQ(0, ubfab_dev_import(self->tx, self->rx_eid, tid, STOKEN,
+				      UBFAB_SEG_WRITE, &imp));
+	ASSERT_EQ(0, ubfab_rq_post(self->rq, RBUF(0), 64, 3));
+	self->rq->rqes[2].__reserved[0] = 1;
+	ubfab_prep_write_imm(GET_SQE(self->q), SBUF(0),
+			     ubfab_import_addr(&imp, 4096), 64, self->rq->id,
+			     RTOKEN, 9);
+	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	EXPECT_EQ(UBFAB_CQE_REMOTE_OP, cqe.status);
+	ASSERT_EQ(0, reap(self->rq, &rc, 1));
+	EXPECT_EQ(3, rc.user_data);
+	EXPECT_EQ(UBFAB_CQE_BAD_ENTRY, rc.status);
+	EXPECT_EQ(0, rc.flags);
 	EXPECT_EQ(-1, not_byte(self->rbuf, BUF_LEN, AROUND));
 }
 
