@@ -136,6 +136,7 @@ static void ubfab_entity_release_dev(struct device *dev)
 
 	ubfab_mem_fini(entity);
 	xa_destroy(&entity->queues);
+	xa_destroy(&entity->rqs);
 	kfree(entity);
 }
 
@@ -165,6 +166,7 @@ struct ubfab_entity *ubfab_entity_create(struct ubfab_fabric *fabric, u32 eid)
 			   topo->npu_mem : topo->cpu_mem;
 	ubfab_mem_init(entity);
 	xa_init_flags(&entity->queues, XA_FLAGS_ALLOC);
+	xa_init_flags(&entity->rqs, XA_FLAGS_ALLOC);
 	entity->nr_ports = topo->planes;
 	for (i = 0; i < entity->nr_ports; i++) {
 		entity->ports[i].entity = entity;

@@ -19,6 +19,7 @@
 #include <linux/uaccess.h>
 
 #include "mem.h"
+#include "msg.h"
 #include "queue.h"
 
 static int ubfab_file_open(struct inode *inode, struct file *filp)
@@ -80,6 +81,7 @@ union ubfab_ioctl_arg {
 	struct ubfab_seg_import seg_import;
 	struct ubfab_seg_unimport seg_unimport;
 	struct ubfab_queue_create_cmd queue_create;
+	struct ubfab_rq_create_cmd rq_create;
 };
 
 static int ubfab_ioctl_mem_alloc(struct ubfab_file *file,
@@ -158,6 +160,24 @@ static void ubfab_ioctl_queue_create_commit(struct ubfab_file *file,
 	ubfab_queue_create_commit(&arg->queue_create);
 }
 
+static int ubfab_ioctl_rq_create(struct ubfab_file *file,
+				 union ubfab_ioctl_arg *arg)
+{
+	return ubfab_rq_create(file, &arg->rq_create);
+}
+
+static void ubfab_ioctl_rq_create_undo(struct ubfab_file *file,
+				       union ubfab_ioctl_arg *arg)
+{
+	ubfab_rq_create_undo(&arg->rq_create);
+}
+
+static void ubfab_ioctl_rq_create_commit(struct ubfab_file *file,
+					 union ubfab_ioctl_arg *arg)
+{
+	ubfab_rq_create_commit(&arg->rq_create);
+}
+
 /**
  * struct ubfab_ioctl_op - one ioctl command
  * @size: size of the argument this module knows
@@ -228,6 +248,14 @@ static const struct ubfab_ioctl_op ubfab_ioctl_ops[] = {
 		.execute = ubfab_ioctl_queue_create,
 		.undo = ubfab_ioctl_queue_create_undo,
 		.commit = ubfab_ioctl_queue_create_commit,
+	},
+	{
+		.size = sizeof(struct ubfab_rq_create),
+		.min_size = offsetofend(struct ubfab_rq_create, rcq),
+		.ioctl_num = UBFAB_IOCTL_RQ_CREATE,
+		.execute = ubfab_ioctl_rq_create,
+		.undo = ubfab_ioctl_rq_create_undo,
+		.commit = ubfab_ioctl_rq_create_commit,
 	},
 };
 

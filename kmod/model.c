@@ -883,6 +883,41 @@ u64 ubfab_model_arrival_ps(const struct ubfab_model_clock *c,
 }
 
 /**
+ * ubfab_model_arrival_ns() - when a transfer of @q reaches its peer
+ * @q: the queue running it
+ * @ex: the transfer, its last chunk noted, not yet charged
+ *
+ * What a receive completion says of a message: its arrival as
+ * ubfab_model_arrival_ps() prices it, or @q's clock when it crossed no
+ * link; 0 with the model off. Context: @q's run_lock held.
+ * Return: nanoseconds.
+ */
+u64 ubfab_model_arrival_ns(struct ubfab_queue *q, const struct ubfab_exec *ex)
+{
+	if (!static_branch_likely(&ubfab_model_on))
+		return 0;
+	if (!ex->peer)
+		return ubfab_model_now_ns(&q->model);
+	return ubfab_model_ns(ubfab_model_arrival_ps(&q->model,
+						     &q->file->entity->loc,
+						     ex));
+}
+
+/**
+ * ubfab_model_rnr_wait() - a queue waits @ns modeled nanoseconds (a
+ *	receiver-not-ready retry): its clock moves on, with the model on
+ * @c: the queue's clock
+ * @ns: nanoseconds
+ *
+ * Context: the queue's run_lock held.
+ */
+void ubfab_model_rnr_wait(struct ubfab_model_clock *c, u64 ns)
+{
+	if (static_branch_likely(&ubfab_model_on))
+		ubfab_model_advance(c, ubfab_model_ps(ns));
+}
+
+/**
  * ubfab_model_clock() - UBFAB_IOCTL_QUEUE_CLOCK: advance @q's clock by
  *	advance_ns and read it; with UBFAB_CLOCK_PARK, park an ordered queue
  * @q: the queue

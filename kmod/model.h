@@ -315,6 +315,8 @@ void ubfab_model_contend_alike(struct ubfab_model_clock *c,
 u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
 		       const struct ubfab_loc *self,
 		       const struct ubfab_exec *ex);
+void ubfab_model_rnr_wait(struct ubfab_model_clock *c, u64 ns);
+u64 ubfab_model_arrival_ns(struct ubfab_queue *q, const struct ubfab_exec *ex);
 u64 ubfab_model_arrival_ps(const struct ubfab_model_clock *c,
 			   const struct ubfab_loc *self,
 			   const struct ubfab_exec *ex);

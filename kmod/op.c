@@ -51,7 +51,19 @@ static bool ubfab_op_check_wait_value(const struct ubfab_sqe *sqe)
 	       sqe->aux <= UBFAB_WAIT_EQ;
 }
 
-const struct ubfab_opdesc ubfab_ops[UBFAB_OP_COMPUTE + 1] = {
+/*
+ * Messages: the token and the immediate are 32 bits, a SEND's eid too; a
+ * SEND of no bytes names no local address.
+ */
+static bool ubfab_op_check_msg(const struct ubfab_sqe *sqe)
+{
+	return sqe->compare <= U32_MAX && sqe->value <= U32_MAX &&
+	       sqe->length <= UBFAB_SQE_MAX_LENGTH &&
+	       (sqe->opcode == UBFAB_OP_WRITE_IMM ||
+		(sqe->remote <= U32_MAX && (sqe->length || !sqe->local)));
+}
+
+const struct ubfab_opdesc ubfab_ops[UBFAB_OP_WRITE_IMM + 1] = {
 	[UBFAB_OP_NOP] = {
 		.unused = UBFAB_OP_ALL_UNUSED,
 		.run = ubfab_sync_run_nop,
@@ -120,6 +132,26 @@ const struct ubfab_opdesc ubfab_ops[UBFAB_OP_COMPUTE + 1] = {
 			    .compare = ~0ULL, .notify = ~0ULL, .aux = ~0U,
 			    .timeout_ms = ~0U },
 		.run = ubfab_sync_run_nop,
+	},
+	[UBFAB_OP_SEND] = {
+		.unused = { .value = ~0ULL, .notify = ~0ULL,
+			    .timeout_ms = ~0U },
+		.check = ubfab_op_check_msg,
+		.run = ubfab_xfer_run_msg,
+		.flags = UBFAB_OPF_FABRIC,
+	},
+	[UBFAB_OP_SEND_IMM] = {
+		.unused = { .notify = ~0ULL, .timeout_ms = ~0U },
+		.check = ubfab_op_check_msg,
+		.run = ubfab_xfer_run_msg,
+		.flags = UBFAB_OPF_FABRIC,
+	},
+	[UBFAB_OP_WRITE_IMM] = {
+		.unused = { .notify = ~0ULL, .timeout_ms = ~0U },
+		.check = ubfab_op_check_msg,
+		.run = ubfab_xfer_run_msg,
+		.right = UBFAB_SEG_WRITE,
+		.flags = UBFAB_OPF_FABRIC | UBFAB_OPF_LENGTH,
 	},
 };
 

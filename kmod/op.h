@@ -76,7 +76,7 @@ struct ubfab_opdesc {
 	u8 flags;
 };
 
-extern const struct ubfab_opdesc ubfab_ops[UBFAB_OP_COMPUTE + 1];
+extern const struct ubfab_opdesc ubfab_ops[UBFAB_OP_WRITE_IMM + 1];
 
 /*
  * What WRITE and READ do not use: the @unused of their rows, and of every
@@ -121,6 +121,7 @@ u16 ubfab_op_run(struct ubfab_queue *q, struct ubfab_exec *ex);
 u16 ubfab_xfer_run_data(struct ubfab_queue *q, struct ubfab_exec *ex);
 u16 ubfab_xfer_run_atomic(struct ubfab_queue *q, struct ubfab_exec *ex);
 u16 ubfab_xfer_run_local(struct ubfab_queue *q, struct ubfab_exec *ex);
+u16 ubfab_xfer_run_msg(struct ubfab_queue *q, struct ubfab_exec *ex);
 u16 ubfab_sync_run_nop(struct ubfab_queue *q, struct ubfab_exec *ex);
 u16 ubfab_sync_run_record(struct ubfab_queue *q, struct ubfab_exec *ex);
 u16 ubfab_sync_run_wait(struct ubfab_queue *q, struct ubfab_exec *ex);

@@ -80,57 +80,77 @@ static __poll_t ubfab_queue_poll(struct file *filp,
 	       EPOLLIN | EPOLLRDNORM : 0;
 }
 
-/*
- * The rings: zeroed pages charged to the creating process's memory cgroup
- * (the deepest rings take 4 MiB a queue), mapped into the kernel with
- * vmap() and into user space by ubfab_queue_mmap().
+/**
+ * ubfab_ring_alloc() - the pages of rings shared with user space
+ * @size: bytes, a multiple of the page size
+ * @pages: out: the pages, zeroed, charged to the calling process's memory
+ *	cgroup (the deepest queue rings take 4 MiB)
+ * @ring: out: @pages mapped into the kernel with vmap()
+ *
+ * Receive queues (msg.c) share them. Return: 0 or -ENOMEM.
  */
-static int ubfab_queue_ring_alloc(struct ubfab_queue *q)
+int ubfab_ring_alloc(size_t size, struct page ***pages, void **ring)
 {
-	unsigned int i, n = q->ring_size >> PAGE_SHIFT;
+	unsigned int i, n = size >> PAGE_SHIFT;
+	struct page **p;
 
-	q->ring_pages = kvcalloc(n, sizeof(*q->ring_pages),
-				 GFP_KERNEL_ACCOUNT);
-	if (!q->ring_pages)
+	p = kvcalloc(n, sizeof(*p), GFP_KERNEL_ACCOUNT);
+	if (!p)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		q->ring_pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
-		if (!q->ring_pages[i])
+		p[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+		if (!p[i])
 			goto err_free_pages;
 	}
-	q->ring = vmap(q->ring_pages, n, VM_MAP, PAGE_KERNEL);
-	if (!q->ring)
+	*ring = vmap(p, n, VM_MAP, PAGE_KERNEL);
+	if (!*ring)
 		goto err_free_pages;
+	*pages = p;
 	return 0;
 
 err_free_pages:
 	while (i--)
-		__free_page(q->ring_pages[i]);
-	kvfree(q->ring_pages);
+		__free_page(p[i]);
+	kvfree(p);
 	return -ENOMEM;
 }
 
-static void ubfab_queue_ring_free(struct ubfab_queue *q)
+/* Free what ubfab_ring_alloc() allocated. */
+void ubfab_ring_free(size_t size, struct page **pages, void *ring)
 {
-	unsigned int i, n = q->ring_size >> PAGE_SHIFT;
+	unsigned int i, n = size >> PAGE_SHIFT;
 
-	vunmap(q->ring);
+	vunmap(ring);
 	for (i = 0; i < n; i++)
-		__free_page(q->ring_pages[i]);
-	kvfree(q->ring_pages);
+		__free_page(pages[i]);
+	kvfree(pages);
 }
 
-/* The rings, from offset 0 only, shared, at most their size. */
-static int ubfab_queue_mmap(struct file *filp, struct vm_area_struct *vma)
+/**
+ * ubfab_ring_mmap() - map rings into a process
+ * @vma: the mapping: shared, at offset 0, at most @size bytes
+ * @size: bytes of the rings
+ * @pages: their pages
+ *
+ * Return: 0, -EINVAL for another mapping, or vm_insert_pages()'s error.
+ */
+int ubfab_ring_mmap(struct vm_area_struct *vma, size_t size,
+		    struct page **pages)
 {
-	struct ubfab_queue *q = filp->private_data;
 	unsigned long n = vma_pages(vma);
 
 	if (!(vma->vm_flags & VM_SHARED) || vma->vm_pgoff ||
-	    n > q->ring_size >> PAGE_SHIFT)
+	    n > size >> PAGE_SHIFT)
 		return -EINVAL;
 	ubfab_vm_flags_set(vma, VM_MIXEDMAP | VM_DONTEXPAND | VM_DONTDUMP);
-	return vm_insert_pages(vma, vma->vm_start, q->ring_pages, &n);
+	return vm_insert_pages(vma, vma->vm_start, pages, &n);
+}
+
+static int ubfab_queue_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct ubfab_queue *q = filp->private_data;
+
+	return ubfab_ring_mmap(vma, q->ring_size, q->ring_pages);
 }
 
 /*
@@ -155,7 +175,7 @@ static int ubfab_queue_release(struct inode *inode, struct file *filp)
 	ubfab_xfer_cache_fini(&q->xfer);
 	if (q->eventfd)
 		eventfd_ctx_put(q->eventfd);
-	ubfab_queue_ring_free(q);
+	ubfab_ring_free(q->ring_size, q->ring_pages, q->ring);
 	atomic_dec(&file->entity->fabric->model_queues);
 	kfree(q);
 	fput(file->filp);
@@ -201,32 +221,44 @@ int ubfab_queue_check_create(const struct ubfab_queue_create *arg,
 	return *idle_us > UBFAB_QUEUE_IDLE_US_MAX ? -EINVAL : 0;
 }
 
-/* Lay the rings out and tell user space where each part is. */
-static void ubfab_queue_layout(struct ubfab_queue *q,
-			       struct ubfab_queue_create *arg, u32 cq_entries)
+/**
+ * ubfab_ring_layout() - lay out a header page and two rings after it
+ * @first: out: the first ring's parts: the header's SQ words, its entries
+ *	right after the header page
+ * @first_entries: its entries
+ * @first_size: bytes of each
+ * @second: out: the second ring's parts: the header's CQ words, its
+ *	entries after the first ring's
+ * @second_entries: its entries
+ * @second_size: bytes of each
+ *
+ * Queues and receive queues (msg.c) share the layout.
+ * Return: the bytes of the mapping, a multiple of the page size.
+ */
+size_t ubfab_ring_layout(struct ubfab_ring_offsets *first, u32 first_entries,
+			 size_t first_size, struct ubfab_ring_offsets *second,
+			 u32 second_entries, size_t second_size)
 {
-	size_t sq_array = PAGE_SIZE;
-	size_t cq_array = sq_array + arg->sq_entries * sizeof(struct ubfab_sqe);
+	size_t first_array = PAGE_SIZE;
+	size_t second_array = first_array + first_entries * first_size;
 
-	q->ring_size = PAGE_ALIGN(cq_array +
-				  cq_entries * sizeof(struct ubfab_cqe));
-	arg->ring_size = q->ring_size;
-	arg->sq = (struct ubfab_ring_offsets) {
+	*first = (struct ubfab_ring_offsets) {
 		.head = offsetof(struct ubfab_ring_hdr, sq_head),
 		.tail = offsetof(struct ubfab_ring_hdr, sq_tail),
 		.flags = offsetof(struct ubfab_ring_hdr, sq_flags),
 		.overflow = offsetof(struct ubfab_ring_hdr, sq_overflow),
-		.array = sq_array,
-		.entries = arg->sq_entries,
+		.array = first_array,
+		.entries = first_entries,
 	};
-	arg->cq = (struct ubfab_ring_offsets) {
+	*second = (struct ubfab_ring_offsets) {
 		.head = offsetof(struct ubfab_ring_hdr, cq_head),
 		.tail = offsetof(struct ubfab_ring_hdr, cq_tail),
 		.flags = offsetof(struct ubfab_ring_hdr, cq_flags),
 		.overflow = offsetof(struct ubfab_ring_hdr, cq_overflow),
-		.array = cq_array,
-		.entries = cq_entries,
+		.array = second_array,
+		.entries = second_entries,
 	};
+	return PAGE_ALIGN(second_array + second_entries * second_size);
 }
 
 /* The file's events, allocated with its first queue. */
@@ -293,8 +325,12 @@ int ubfab_queue_create(struct ubfab_file *file,
 		}
 	}
 
-	ubfab_queue_layout(q, arg, cq_entries);
-	ret = ubfab_queue_ring_alloc(q);
+	/* lay the rings out and tell user space where each part is */
+	q->ring_size = ubfab_ring_layout(&arg->sq, arg->sq_entries,
+					 sizeof(struct ubfab_sqe), &arg->cq,
+					 cq_entries, sizeof(struct ubfab_cqe));
+	arg->ring_size = q->ring_size;
+	ret = ubfab_ring_alloc(q->ring_size, &q->ring_pages, &q->ring);
 	if (ret)
 		goto err_put_eventfd;
 	q->hdr = q->ring;
@@ -342,7 +378,7 @@ err_put_fd:
 err_free_id:
 	xa_erase(&file->entity->queues, q->id);
 err_free_ring:
-	ubfab_queue_ring_free(q);
+	ubfab_ring_free(q->ring_size, q->ring_pages, q->ring);
 err_put_eventfd:
 	if (q->eventfd)
 		eventfd_ctx_put(q->eventfd);

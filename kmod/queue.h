@@ -12,6 +12,8 @@
 #include <linux/ubfab.h>
 
 struct ubfab_file;
+struct page;
+struct vm_area_struct;
 
 /**
  * struct ubfab_queue_create_cmd - UBFAB_IOCTL_QUEUE_CREATE in flight
@@ -34,6 +36,13 @@ int ubfab_queue_create(struct ubfab_file *file,
 		       struct ubfab_queue_create_cmd *cmd);
 void ubfab_queue_create_undo(struct ubfab_queue_create_cmd *cmd);
 void ubfab_queue_create_commit(struct ubfab_queue_create_cmd *cmd);
+size_t ubfab_ring_layout(struct ubfab_ring_offsets *first, u32 first_entries,
+			 size_t first_size, struct ubfab_ring_offsets *second,
+			 u32 second_entries, size_t second_size);
+int ubfab_ring_alloc(size_t size, struct page ***pages, void **ring);
+void ubfab_ring_free(size_t size, struct page **pages, void *ring);
+int ubfab_ring_mmap(struct vm_area_struct *vma, size_t size,
+		    struct page **pages);
 /* Default and largest polling time of an idle UBFAB_QUEUE_POLL queue. */
 #define UBFAB_QUEUE_IDLE_US	1000
 #define UBFAB_QUEUE_IDLE_US_MAX	1000000

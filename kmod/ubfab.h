@@ -246,6 +246,8 @@ struct ubfab_port {
  * @queues: the queues of files of this entity, by number (struct
  *	ubfab_queue; a reserved slot until the queue is whole), which
  *	netlink's queue dump reads under the array's lock
+ * @rqs: the receive queues of files of this entity, by number (struct
+ *	ubfab_rq, msg.c), which senders look up under the array's lock
  * @auth_failures: refused imports of this entity's segments
  * @ports_up: bit p set while port p is up: @ports' states as one word
  *	for the data path, changed with them
@@ -270,6 +272,7 @@ struct ubfab_entity {
 	struct xarray segments;
 	struct ida import_ids;
 	struct xarray queues;
+	struct xarray rqs;
 	atomic64_t auth_failures;
 	unsigned long ports_up;
 	struct ubfab_link engines[UBFAB_MODEL_ENGINES];

@@ -89,6 +89,15 @@
  * WAIT_VALUE's load is an acquire, so entries after it see what was
  * written before the value.
  *
+ * Messages (SEND, SEND_IMM, WRITE_IMM) are delivered here too, to a
+ * receive queue (msg.c): the receiver is found and its token checked,
+ * then a posted receive is taken under the receive queue's lock, which
+ * is held while the data moves (run_lock -> rq lock -> imports_lock ->
+ * mem_lock) and until the receive completion is written. A SEND's data
+ * goes into the receive's buffer through the window of the receiver's
+ * allocation, a WRITE_IMM's into the import, by the same chunk loop as a
+ * WRITE, so the fabric model prices both as a WRITE of the same bytes.
+ *
  * Planes: route.h.
  */
 #include <linux/highmem.h>
@@ -100,6 +109,7 @@
 
 #include "engine.h"
 #include "mem.h"
+#include "msg.h"
 #include "route.h"
 #include "trace.h"
 
@@ -953,6 +963,223 @@ u16 ubfab_xfer_run_local(struct ubfab_queue *q, struct ubfab_exec *ex)
 
 	ubfab_xfer_init(&x, q, ex);
 	return ubfab_xfer_end(&x, ubfab_xfer_local(&x, &ex->sqe));
+}
+
+/* The receive queue @x's message names on @peer, referenced in *@rqp. */
+static u16 ubfab_xfer_msg_rq(struct ubfab_xfer *x, struct ubfab_entity *peer,
+			     struct ubfab_rq **rqp)
+{
+	const struct ubfab_sqe *sqe = &x->ex->sqe;
+	struct ubfab_rq *rq = peer ? ubfab_rq_get(peer, sqe->aux) : NULL;
+
+	if (!rq)
+		return UBFAB_CQE_NO_IMPORT;
+	if (rq->token != sqe->compare) {
+		/* refused as an import with the wrong token is */
+		atomic64_inc(&peer->auth_failures);
+		ubfab_rq_put(rq);
+		return UBFAB_CQE_ACCESS;
+	}
+	*rqp = rq;
+	return UBFAB_CQE_OK;
+}
+
+/*
+ * Take the next receive posted on @rq, retrying while the receiver is not
+ * ready: ubfab_rnr_retry times, each costing ubfab_rnr_ns on the queue's
+ * modeled clock and as long (at most 1 ms) on the host's, without the
+ * receive queue's lock. Return: OK with @rq->lock held, else without.
+ */
+static u16 ubfab_xfer_msg_take(struct ubfab_xfer *x, struct ubfab_rq *rq,
+			       struct ubfab_rqe *rqe)
+{
+	unsigned int tries, limit = READ_ONCE(ubfab_rnr_retry);
+	u16 status;
+
+	for (tries = 0;; tries++) {
+		mutex_lock(&rq->lock);
+		status = ubfab_rq_take(rq, rqe);
+		if (!status)
+			return status;
+		mutex_unlock(&rq->lock);
+		if (status != UBFAB_CQE_RNR_RETRY_EXC || tries >= limit)
+			return status;
+		ubfab_model_rnr_wait(&x->q->model, READ_ONCE(ubfab_rnr_ns));
+		ubfab_rq_rnr_wait();
+	}
+}
+
+/* Whether the receive @rqe's own fields are valid. */
+static bool ubfab_xfer_rqe_ok(const struct ubfab_rqe *rqe)
+{
+	return !memchr_inv(rqe->__reserved, 0, sizeof(rqe->__reserved)) &&
+	       rqe->length <= UBFAB_SQE_MAX_LENGTH;
+}
+
+/*
+ * The receive @rqe's buffer for a SEND into @rq: checked, its
+ * allocation's window referenced in @r. Return: OK, or the receive
+ * completion's status (BAD_ENTRY, LOCAL_LENGTH, LOCAL_RANGE).
+ */
+static u16 ubfab_xfer_msg_buffer(struct ubfab_xfer *x, struct ubfab_rq *rq,
+				 const struct ubfab_rqe *rqe,
+				 struct ubfab_xfer_remote *r)
+{
+	struct ubfab_entity *owner = rq->file->entity;
+	u32 len = x->ex->sqe.length;
+	struct ubfab_window *win;
+
+	if (!ubfab_xfer_rqe_ok(rqe))
+		return UBFAB_CQE_BAD_ENTRY;
+	if (len > rqe->length)
+		return UBFAB_CQE_LOCAL_LENGTH;
+	if (!ubfab_xfer_range_ok(rqe->addr, rqe->length, owner->mem_size))
+		return UBFAB_CQE_LOCAL_RANGE;
+	if (!rqe->length)
+		return UBFAB_CQE_OK;
+	down_read(&owner->mem_lock);
+	win = ubfab_mem_find_window(rq->file, rqe->addr >> PAGE_SHIFT,
+				    ubfab_xfer_npages(rqe->addr, rqe->length));
+	if (win)
+		kref_get(&win->ref);
+	up_read(&owner->mem_lock);
+	if (!win)
+		return UBFAB_CQE_LOCAL_RANGE;
+	r->win = win;
+	r->addr = rqe->addr;
+	return UBFAB_CQE_OK;
+}
+
+/*
+ * Deliver @x's message to the receive @rqe taken from @rq: a SEND's bytes
+ * into its buffer, a WRITE_IMM's into the import @w; @rc gets the receive
+ * completion's status and bytes. A message of no bytes crosses a plane
+ * all the same. Return: the sender's status.
+ */
+static u16 ubfab_xfer_msg_deliver(struct ubfab_xfer *x, struct ubfab_rq *rq,
+				  const struct ubfab_rqe *rqe,
+				  struct ubfab_entity *peer,
+				  const struct ubfab_xfer_remote *w,
+				  struct ubfab_rcqe *rc)
+{
+	const struct ubfab_sqe *sqe = &x->ex->sqe;
+	struct ubfab_xfer_remote b = {};
+	u32 plane;
+	u16 status;
+
+	/* a WRITE_IMM puts nothing into the receive's buffer */
+	if (w)
+		status = ubfab_xfer_rqe_ok(rqe) ? UBFAB_CQE_OK :
+		       UBFAB_CQE_BAD_ENTRY;
+	else
+		status = ubfab_xfer_msg_buffer(x, rq, rqe, &b);
+	if (status) {
+		rc->status = status;
+		return status == UBFAB_CQE_LOCAL_LENGTH ?
+		       UBFAB_CQE_REMOTE_LENGTH : UBFAB_CQE_REMOTE_OP;
+	}
+	if (!sqe->length) {
+		plane = ubfab_route_next(&x->walk, peer);
+		if (plane == UBFAB_NO_PLANE) {
+			status = UBFAB_CQE_NO_ROUTE;
+		} else {
+			ubfab_route_cross(x->q, x->ex, plane, peer, 0, true);
+			status = UBFAB_CQE_OK;
+		}
+	} else {
+		status = ubfab_xfer_data(x, sqe->local, w ? w : &b,
+					 sqe->length, true);
+	}
+	if (b.win)
+		ubfab_window_put(b.win);
+	rc->bytes = x->moved;
+	rc->status = status;
+	/* the receive's buffer went meanwhile: the receiver's fault */
+	if (!w && status == UBFAB_CQE_REVOKED) {
+		rc->status = UBFAB_CQE_LOCAL_RANGE;
+		return UBFAB_CQE_REMOTE_OP;
+	}
+	return status;
+}
+
+/* SEND, SEND_IMM or WRITE_IMM. */
+static u16 ubfab_xfer_msg(struct ubfab_xfer *x, const struct ubfab_sqe *sqe)
+{
+	struct ubfab_entity *self = x->file->entity, *peer;
+	struct ubfab_xfer_remote w = {};
+	struct ubfab_rq *rq;
+	struct ubfab_rqe rqe;
+	struct ubfab_rcqe rc = {
+		.src_eid = self->eid,
+		.opcode = sqe->opcode,
+	};
+	u16 status;
+
+	if (sqe->length) {
+		status = ubfab_xfer_check_local(x, sqe->local, sqe->length);
+		if (status)
+			return status;
+	}
+	if (sqe->opcode == UBFAB_OP_WRITE_IMM) {
+		status = ubfab_xfer_get_remote(x, sqe->remote, sqe->length,
+					       x->op->right, &w);
+		if (status)
+			return status;
+		peer = w.win->owner;
+	} else {
+		peer = ubfab_entity_find(x->file->entity->fabric, sqe->remote);
+	}
+	status = ubfab_xfer_msg_rq(x, peer, &rq);
+	if (status)
+		goto out_put_write;
+	if (!ubfab_route_check(&x->walk, peer)) {
+		status = UBFAB_CQE_NO_ROUTE;
+		goto out_put_rq;
+	}
+	status = ubfab_xfer_msg_take(x, rq, &rqe);
+	if (status)
+		goto out_put_rq;
+
+	status = ubfab_xfer_msg_deliver(x, rq, &rqe, peer, w.win ? &w : NULL,
+					&rc);
+	rc.user_data = rqe.user_data;
+	if (rc.status) {
+		rc.bytes = 0;
+	} else if (sqe->opcode != UBFAB_OP_SEND) {
+		rc.imm = sqe->value;
+		rc.flags = UBFAB_RCQE_IMM;
+	}
+	/* priced with the bytes it moved */
+	x->ex->bytes = x->moved;
+	rc.model_ns = ubfab_model_arrival_ns(x->q, x->ex);
+	ubfab_rq_complete(rq, &rc);
+	mutex_unlock(&rq->lock);
+out_put_rq:
+	ubfab_rq_put(rq);
+out_put_write:
+	if (w.win)
+		ubfab_window_put(w.win);
+	return status;
+}
+
+/**
+ * ubfab_xfer_run_msg() - run SEND, SEND_IMM or WRITE_IMM
+ * @q: the queue
+ * @ex: the entry, its fields checked against its opcode's row
+ *
+ * Checks the local range (WRITE_IMM: and the import as a WRITE does), the
+ * receiver and its token and the route; takes the next posted receive
+ * (retrying while there is none), checks it, moves the data and completes
+ * the receive. @ex->bytes gets the bytes moved, also on failure.
+ * Context: as ubfab_xfer_run_data().
+ * Return: enum ubfab_cqe_status.
+ */
+u16 ubfab_xfer_run_msg(struct ubfab_queue *q, struct ubfab_exec *ex)
+{
+	struct ubfab_xfer x;
+
+	ubfab_xfer_init(&x, q, ex);
+	return ubfab_xfer_end(&x, ubfab_xfer_msg(&x, &ex->sqe));
 }
 
 /*

@@ -210,4 +210,14 @@ void libubfab_deadline_start(struct libubfab_deadline *d, int timeout_ms);
  */
 int libubfab_poll_in(int fd, struct libubfab_deadline *d);
 
+/* queue.c: rings the kernel shares, for queues and receive queues */
+bool libubfab_ring_fits(const struct ubfab_ring_offsets *r, size_t entry_size,
+			uint64_t ring_size);
+
+/* The part of a ring mapping at @offset. */
+static inline void *libubfab_at(void *ring, uint32_t offset)
+{
+	return (char *)ring + offset;
+}
+
 #endif /* LIBUBFAB_INTERNAL_H */

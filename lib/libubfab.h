@@ -1362,6 +1362,95 @@ int ubfab_queue_park(struct ubfab_queue *q);
 int ubfab_queue_stamp(struct ubfab_queue *q, uint64_t addr, uint32_t flags,
 		      uint64_t *now_ns);
 
+/**
+ * struct ubfab_rq - a receive queue (the real stack's JFR), its rings
+ *	mapped into the process
+ * @rqes: the RQ's entries, the posted receives
+ * @rq_head: the kernel's RQ head: receives before it were taken
+ * @rq_tail: the RQ tail the library publishes
+ * @rq_overflow: messages that found no posted receive (RNR events)
+ * @rq_mask: RQ entries - 1
+ * @rcqes: the RCQ's entries, the receive completions
+ * @rcq_head: the RCQ head: the library's, read by the kernel
+ * @rcq_tail: the RCQ tail, written by the kernel
+ * @rcq_overflow: messages that found the RCQ full (RNR events)
+ * @rcq_mask: RCQ entries - 1
+ * @id: its number in its entity, which senders name
+ * @token: the token senders name
+ * @fd: its file descriptor, owned by it
+ * @ring: the mapping of the rings
+ * @ring_size: its length in bytes
+ *
+ * Made by ubfab_rq_create() and freed by ubfab_rq_destroy(). Since
+ * libubfab 1.6.
+ */
+struct ubfab_rq {
+	struct ubfab_rqe *rqes;
+	uint32_t *rq_head;
+	uint32_t *rq_tail;
+	uint32_t *rq_overflow;
+	uint32_t rq_mask;
+	struct ubfab_rcqe *rcqes;
+	uint32_t *rcq_head;
+	uint32_t *rcq_tail;
+	uint32_t *rcq_overflow;
+	uint32_t rcq_mask;
+	uint32_t id;
+	uint32_t token;
+	int fd;
+	void *ring;
+	size_t ring_size;
+};
+
+/**
+ * ubfab_rq_create() - create a receive queue on an entity and map it
+ * @dev: the entity's device; posted buffers are in its allocations
+ * @rq_entries: receives it holds: a power of two, 1 .. UBFAB_RQ_MAX_ENTRIES
+ * @rcq_entries: receive completions it holds: a power of two up to
+ *	UBFAB_QUEUE_MAX_CQ_ENTRIES, or 0 for @rq_entries
+ * @token: the token senders must name (SEND, SEND_IMM, WRITE_IMM)
+ * @rqp: receives the receive queue; free it with ubfab_rq_destroy()
+ *
+ * Return: 0; -EINVAL for bad depths or a NULL pointer; -EMFILE; -EPROTO
+ * if the kernel described rings that do not fit the mapping; -ENOMEM; or
+ * another errno of mmap(2).
+ */
+int ubfab_rq_create(struct ubfab_dev *dev, uint32_t rq_entries,
+		    uint32_t rcq_entries, uint32_t token, struct ubfab_rq **rqp);
+
+/* Destroy @rq (NULL: nothing): messages on their way fail at the sender. */
+void ubfab_rq_destroy(struct ubfab_rq *rq);
+
+/**
+ * ubfab_rq_post() - post a receive
+ * @rq: receive queue
+ * @addr: the buffer, an offset in the entity's memory within one
+ *	allocation of the receive queue's device
+ * @length: its bytes
+ * @user_data: what its completion carries back
+ *
+ * Published at once (the RQ tail stored with release ordering). One
+ * thread posts to a receive queue at a time.
+ *
+ * Return: 0; -EAGAIN if the RQ is full; -EINVAL if @rq is NULL.
+ */
+int ubfab_rq_post(struct ubfab_rq *rq, uint64_t addr, uint32_t length,
+		  uint64_t user_data);
+
+/**
+ * ubfab_rq_reap() - copy out and consume receive completions
+ * @rq: receive queue
+ * @out: receives them, oldest first
+ * @max: room in @out
+ * @timeout_ms: while there is none, wait in poll(): milliseconds, 0 not
+ *	at all, -1 forever
+ *
+ * Return: how many were copied; 0 if none came in time; -EINTR; -EINVAL
+ * for a NULL pointer.
+ */
+int ubfab_rq_reap(struct ubfab_rq *rq, struct ubfab_rcqe *out, uint32_t max,
+		  int timeout_ms);
+
 /*
  * How the helpers below are defined: static inline; lib/ffi.c defines
  * UBFAB_INLINE empty before it includes this header, so that
@@ -1568,6 +1657,46 @@ UBFAB_INLINE void ubfab_prep_wait_value(struct ubfab_sqe *sqe,
 UBFAB_INLINE void ubfab_prep_compute(struct ubfab_sqe *sqe, uint64_t ns)
 {
 	ubfab_prep_entry(sqe, UBFAB_OP_COMPUTE, 0, 0, 0, ns);
+}
+
+/**
+ * ubfab_prep_send() - UBFAB_OP_SEND: a message of @length bytes from
+ *	@local (0 when @length is 0) to the next receive posted on receive
+ *	queue @rq, token @token, of entity @eid
+ */
+UBFAB_INLINE void ubfab_prep_send(struct ubfab_sqe *sqe, uint64_t local,
+				  uint32_t length, uint32_t eid, uint32_t rq,
+				  uint32_t token)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_SEND, length, local, eid, 0);
+	sqe->aux = rq;
+	sqe->compare = token;
+}
+
+/* UBFAB_OP_SEND_IMM: ubfab_prep_send() with the immediate data @imm. */
+UBFAB_INLINE void ubfab_prep_send_imm(struct ubfab_sqe *sqe, uint64_t local,
+				      uint32_t length, uint32_t eid,
+				      uint32_t rq, uint32_t token,
+				      uint32_t imm)
+{
+	ubfab_prep_send(sqe, local, length, eid, rq, token);
+	sqe->opcode = UBFAB_OP_SEND_IMM;
+	sqe->value = imm;
+}
+
+/**
+ * ubfab_prep_write_imm() - UBFAB_OP_WRITE_IMM: ubfab_prep_write(), then
+ *	the immediate data @imm to the next receive posted on receive queue
+ *	@rq, token @token, of the segment's owner
+ */
+UBFAB_INLINE void ubfab_prep_write_imm(struct ubfab_sqe *sqe, uint64_t local,
+				       uint64_t remote, uint32_t length,
+				       uint32_t rq, uint32_t token,
+				       uint32_t imm)
+{
+	ubfab_prep_entry(sqe, UBFAB_OP_WRITE_IMM, length, local, remote, imm);
+	sqe->aux = rq;
+	sqe->compare = token;
 }
 
 /* Set what the entry's completion carries back in user_data. */

@@ -15,8 +15,8 @@
 #include "internal.h"
 
 /* A ring the kernel described: its parts within the mapping? */
-static bool ring_fits(const struct ubfab_ring_offsets *r, size_t entry_size,
-		      uint64_t ring_size)
+bool libubfab_ring_fits(const struct ubfab_ring_offsets *r, size_t entry_size,
+			uint64_t ring_size)
 {
 	const uint32_t words[] = { r->head, r->tail, r->flags, r->overflow };
 	size_t i;
@@ -29,11 +29,6 @@ static bool ring_fits(const struct ubfab_ring_offsets *r, size_t entry_size,
 			return false;
 	return !(r->array % 8) &&
 	       r->array + (uint64_t)r->entries * entry_size <= ring_size;
-}
-
-static void *at(void *ring, uint32_t offset)
-{
-	return (char *)ring + offset;
 }
 
 int ubfab_queue_create(struct ubfab_dev *dev,
@@ -66,8 +61,8 @@ int ubfab_queue_create(struct ubfab_dev *dev,
 	}
 	q->fd = c.fd;
 	if (c.ring_size > SIZE_MAX ||
-	    !ring_fits(&c.sq, sizeof(struct ubfab_sqe), c.ring_size) ||
-	    !ring_fits(&c.cq, sizeof(struct ubfab_cqe), c.ring_size)) {
+	    !libubfab_ring_fits(&c.sq, sizeof(struct ubfab_sqe), c.ring_size) ||
+	    !libubfab_ring_fits(&c.cq, sizeof(struct ubfab_cqe), c.ring_size)) {
 		err = -EPROTO;
 		goto err_close;
 	}
@@ -78,19 +73,19 @@ int ubfab_queue_create(struct ubfab_dev *dev,
 		err = -errno;
 		goto err_close;
 	}
-	q->sqes = at(q->ring, c.sq.array);
-	q->sq_head = at(q->ring, c.sq.head);
-	q->sq_tail = at(q->ring, c.sq.tail);
-	q->sq_flags = at(q->ring, c.sq.flags);
-	q->sq_overflow = at(q->ring, c.sq.overflow);
+	q->sqes = libubfab_at(q->ring, c.sq.array);
+	q->sq_head = libubfab_at(q->ring, c.sq.head);
+	q->sq_tail = libubfab_at(q->ring, c.sq.tail);
+	q->sq_flags = libubfab_at(q->ring, c.sq.flags);
+	q->sq_overflow = libubfab_at(q->ring, c.sq.overflow);
 	q->sq_mask = c.sq.entries - 1;
 	/* a new queue: the kernel's head and the tail start out equal */
 	q->sq_next = __atomic_load_n(q->sq_tail, __ATOMIC_RELAXED);
 	q->sq_published = q->sq_next;
-	q->cqes = at(q->ring, c.cq.array);
-	q->cq_head = at(q->ring, c.cq.head);
-	q->cq_tail = at(q->ring, c.cq.tail);
-	q->cq_overflow = at(q->ring, c.cq.overflow);
+	q->cqes = libubfab_at(q->ring, c.cq.array);
+	q->cq_head = libubfab_at(q->ring, c.cq.head);
+	q->cq_tail = libubfab_at(q->ring, c.cq.tail);
+	q->cq_overflow = libubfab_at(q->ring, c.cq.overflow);
 	q->cq_mask = c.cq.entries - 1;
 	q->flags = attr->flags;
 	q->id = c.id;

@@ -68,6 +68,9 @@ class Op(enum.IntEnum):
     EVENT_WAIT = 8
     WAIT_VALUE = 9
     COMPUTE = 10
+    SEND = 11
+    SEND_IMM = 12
+    WRITE_IMM = 13
 
 
 class AtomicOp(enum.IntEnum):
@@ -97,6 +100,10 @@ class CqeStatus(enum.IntEnum):
     TIMEOUT = 9
     NOMEM = 10
     FLUSHED = 11
+    RNR_RETRY_EXC = 12
+    REMOTE_LENGTH = 13
+    LOCAL_LENGTH = 14
+    REMOTE_OP = 15
 
 
 class SegRights(enum.IntFlag):

@@ -2,11 +2,12 @@
 /*
  * ubfab when allocations fail: for each entry point that allocates (module
  * load, every netlink command's do and dump, open of an entity device, the
- * memory, segment and queue ioctls, and a queue entry that allocates the
- * pages it writes, through the doorbell and through the polling worker),
- * every allocation on its path is made to fail in turn with
- * /proc/thread-self/fail-nth (for the worker, the module's debugfs
- * ubfab/worker-fail-nth), in the spirit of the iommufd selftests. Each attempt must fail cleanly (ENOMEM, UBFAB_CQE_NOMEM, or
+ * memory, segment, queue and receive queue ioctls, and a queue entry that
+ * allocates the pages it writes, through the doorbell and through the
+ * polling worker), every allocation on its path is made to fail in turn
+ * with /proc/thread-self/fail-nth (for the worker, the module's debugfs
+ * ubfab/worker-fail-nth), in the spirit of the iommufd selftests. Each
+ * attempt must fail cleanly (ENOMEM, UBFAB_CQE_NOMEM, or
  * the errno the ABI documents) or succeed whole; leave nothing behind (a
  * failed load leaves no module, device or class; a failed request, open,
  * ioctl or entry changes nothing a retry could see); and the sweep ends
@@ -943,6 +944,61 @@ TEST_F_TIMEOUT(device, queue_create, 300)
 	}
 	close(arg.eventfd);
 	ksft_print_msg("QUEUE_CREATE: %lu allocations, each failed\n", n - 1);
+}
+
+/*
+ * RQ_CREATE (a receive queue for two-sided messages), each allocation
+ * failing in turn. A failure is ENOMEM and leaves nothing: the retry gets
+ * the descriptor, number and layout a call with nothing failing got (the
+ * lowest free descriptor and number: one kept by the failed attempt would
+ * show), and once it is closed the module's reference count is back where
+ * it was (a receive queue holds its entity file, which holds the module).
+ */
+TEST_F_TIMEOUT(device, rq_create, 300)
+{
+	struct ubfab_rq_create arg = {
+		.size = sizeof(arg), .rq_entries = 8, .token = 0x5eed,
+	}, base, rq;
+	const size_t out = offsetof(struct ubfab_rq_create, fd);
+	uint64_t refs, refcnt;
+	unsigned long n;
+	int ret, err;
+	bool fired;
+
+	ASSERT_EQ(0, read_u64("/sys/module/ubfab/refcnt", &refs));
+	base = arg;
+	ASSERT_EQ(0, ioctl(self->owner, UBFAB_IOCTL_RQ_CREATE, &base))
+		TH_LOG("RQ_CREATE: %s", strerror(errno));
+	close(base.fd);
+	for (n = 1;; n++) {
+		ASSERT_GT(SWEEP_MAX, n);
+		rq = arg;
+		nth_arm(self->nth, n);
+		ret = ioctl(self->owner, UBFAB_IOCTL_RQ_CREATE, &rq);
+		err = errno;
+		fired = nth_fired(self->nth, NULL);
+		if (ret) {
+			EXPECT_TRUE(fired);
+			EXPECT_EQ(ENOMEM, err)
+				TH_LOG("RQ_CREATE, allocation %lu: %s", n,
+				       strerror(err));
+			rq = arg;
+			ASSERT_EQ(0, ioctl(self->owner, UBFAB_IOCTL_RQ_CREATE,
+					   &rq));
+		}
+		EXPECT_EQ(0, memcmp((uint8_t *)&base + out,
+				    (uint8_t *)&rq + out, sizeof(rq) - out))
+			TH_LOG("RQ_CREATE, allocation %lu: fd %d id %u, first fd %d id %u",
+			       n, rq.fd, rq.id, base.fd, base.id);
+		close(rq.fd);
+		EXPECT_EQ(0, read_u64("/sys/module/ubfab/refcnt", &refcnt));
+		EXPECT_EQ(refs, refcnt)
+			TH_LOG("RQ_CREATE, allocation %lu: a reference leaked",
+			       n);
+		if (!fired || _metadata->exit_code)
+			break;
+	}
+	ksft_print_msg("RQ_CREATE: %lu allocations, each failed\n", n - 1);
 }
 
 #define WRITE_LEN	(3 * PAGE)

@@ -435,7 +435,7 @@ TEST_F(queue, invalid_tail)
 TEST_F(queue, bad_entries)
 {
 	struct ubfab_sqe bad[] = {
-		{ .opcode = UBFAB_OP_COMPUTE + 1 },
+		{ .opcode = UBFAB_OP_WRITE_IMM + 1 },
 		{ .opcode = 255 },
 		{ .opcode = UBFAB_OP_NOP, .flags = 1 << 2 },
 		{ .opcode = UBFAB_OP_NOP, .__reserved = 1 },

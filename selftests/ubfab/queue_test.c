@@ -914,7 +914,7 @@ static void bad_event(struct ubfab_sqe *s, const struct bad_addrs *a)
 static void bad_opcode(struct ubfab_sqe *s, const struct bad_addrs *a)
 {
 	ubfab_prep_nop(s);
-	s->opcode = UBFAB_OP_COMPUTE + 1;
+	s->opcode = UBFAB_OP_WRITE_IMM + 1;
 }
 
 static void bad_local_end(struct ubfab_sqe *s, const struct bad_addrs *a)
@@ -1593,7 +1593,7 @@ TEST_F_TIMEOUT(queue, counters, SLOW)
 	expect_grew(_metadata, "failed FILL", &b.init, &a.init, 0, 0, 0, 0, 0);
 	expect_grew(_metadata, "failed FILL", &b.planes, &a.planes,
 		    0, 0, 0, 0, 0);
-	ubfab_prep_entry(GET_SQE(self->q), UBFAB_OP_COMPUTE + 1, 0, 0, 0, 0);
+	ubfab_prep_entry(GET_SQE(self->q), UBFAB_OP_WRITE_IMM + 1, 0, 0, 0, 0);
 	run_counted(_metadata, self, fab.planes, UBFAB_CQE_BAD_OPCODE, &b, &a);
 	expect_grew(_metadata, "bad opcode", &b.init, &a.init, 0, 0, 0, 0, 0);
 }

@@ -828,6 +828,15 @@ struct ubfab_queue_create {
  *	queue, in the manner of an AICORE kernel task on a stream: nothing
  *	moves, and the queue's modeled clock moves on by exactly @value (no
  *	issue overhead), so a program can account for compute it does itself
+ * @UBFAB_OP_SEND: a message of @length bytes (0 .. UBFAB_SQE_MAX_LENGTH;
+ *	@local 0 when 0) from @local to the next receive posted on receive
+ *	queue @aux of entity @remote (an eid), whose token is @compare
+ *	(below: "Two-sided messages")
+ * @UBFAB_OP_SEND_IMM: SEND carrying the 32-bit immediate @value
+ * @UBFAB_OP_WRITE_IMM: WRITE (@local, @remote, @length as there), then the
+ *	immediate @value to the next receive posted on receive queue @aux,
+ *	token @compare, of the segment's owner; nothing lands in that
+ *	receive's buffer
  *
  * EVENT_WAIT and WAIT_VALUE give up after @timeout_ms (0: never) with
  * UBFAB_CQE_TIMEOUT. Fields an opcode does not use must be 0.
@@ -844,6 +853,9 @@ enum ubfab_op {
 	UBFAB_OP_EVENT_WAIT = 8,
 	UBFAB_OP_WAIT_VALUE = 9,
 	UBFAB_OP_COMPUTE = 10,
+	UBFAB_OP_SEND = 11,
+	UBFAB_OP_SEND_IMM = 12,
+	UBFAB_OP_WRITE_IMM = 13,
 };
 
 /**
@@ -896,14 +908,16 @@ enum ubfab_wait {
  * @flags: UBFAB_SQE_*
  * @__reserved: must be 0
  * @length: bytes, 1 .. UBFAB_SQE_MAX_LENGTH, for WRITE, READ, WRITE_NOTIFY,
- *	COPY and FILL; else 0
+ *	COPY, FILL and WRITE_IMM; 0 .. UBFAB_SQE_MAX_LENGTH for SEND and
+ *	SEND_IMM; else 0
  * @user_data: copied into the completion
  * @local: an address in the entity's memory
  * @remote: an address in an import (mmap_offset + offset in the segment)
  * @value: operand; see enum ubfab_op
- * @compare: CAS compare value
+ * @compare: CAS compare value; messages: the receive queue's token
  * @notify: WRITE_NOTIFY: remote address of the notify word
- * @aux: atomic operation, wait comparison, event number or fill byte
+ * @aux: atomic operation, wait comparison, event number or fill byte;
+ *	messages: the receive queue's number
  * @timeout_ms: EVENT_WAIT and WAIT_VALUE: time-out, 0 for none
  */
 struct ubfab_sqe {
@@ -939,6 +953,14 @@ struct ubfab_sqe {
  * @UBFAB_CQE_TIMEOUT: EVENT_WAIT or WAIT_VALUE timed out
  * @UBFAB_CQE_NOMEM: a page of the target could not be allocated
  * @UBFAB_CQE_FLUSHED: not run: the queue was in the error state
+ * @UBFAB_CQE_RNR_RETRY_EXC: SEND, SEND_IMM, WRITE_IMM: the receive queue
+ *	had no posted receive (or a full completion ring) at each of the
+ *	retries (receiver not ready)
+ * @UBFAB_CQE_REMOTE_LENGTH: the message is longer than the posted receive
+ * @UBFAB_CQE_LOCAL_LENGTH: receive completions only: the message was
+ *	longer than this receive's buffer; nothing was written
+ * @UBFAB_CQE_REMOTE_OP: the receive the message took was bad (its
+ *	completion says how); nothing was written
  */
 enum ubfab_cqe_status {
 	UBFAB_CQE_OK = 0,
@@ -953,6 +975,10 @@ enum ubfab_cqe_status {
 	UBFAB_CQE_TIMEOUT = 9,
 	UBFAB_CQE_NOMEM = 10,
 	UBFAB_CQE_FLUSHED = 11,
+	UBFAB_CQE_RNR_RETRY_EXC = 12,
+	UBFAB_CQE_REMOTE_LENGTH = 13,
+	UBFAB_CQE_LOCAL_LENGTH = 14,
+	UBFAB_CQE_REMOTE_OP = 15,
 };
 
 /**
@@ -1077,5 +1103,122 @@ enum {
 				      struct ubfab_queue_clock)
 #define UBFAB_IOCTL_QUEUE_STAMP	_IOWR(UBFAB_IOCTL_TYPE, UBFAB_CMD_QUEUE_STAMP, \
 				      struct ubfab_queue_stamp)
+
+/*
+ * Two-sided messages (Documentation/queues.rst, "Messages")
+ *
+ * A receive queue (the real stack's JFR) is made by UBFAB_IOCTL_RQ_CREATE
+ * on an entity's device and is a file descriptor of its own: mmap() it
+ * (MAP_SHARED, offset 0, at most ring_size bytes) for its two rings, poll()
+ * it (EPOLLIN while receive completions wait), close() it to destroy it
+ * (messages on their way then fail with UBFAB_CQE_NO_IMPORT). User space
+ * posts receives (struct ubfab_rqe: a buffer in an allocation of the
+ * creating file) at the RQ tail; the kernel takes them in order, one per
+ * message, and writes a receive completion (struct ubfab_rcqe) for each
+ * at the RCQ tail. Index rules are the queue rings' (release/acquire,
+ * free-running __u32).
+ *
+ * A sender names the receive queue by (eid, number, token) in its SEND,
+ * SEND_IMM or WRITE_IMM. No posted receive, or a full receive completion
+ * ring: receiver not ready; the sender retries (the ubfab.rnr_retry
+ * module parameter, each retry costing ubfab.rnr_ns modeled
+ * nanoseconds), then fails with UBFAB_CQE_RNR_RETRY_EXC; each miss counts
+ * in the RQ overflow word (no posted receive) or the RCQ overflow word
+ * (completion ring full). A message longer than the receive's buffer:
+ * UBFAB_CQE_REMOTE_LENGTH at the sender, UBFAB_CQE_LOCAL_LENGTH in the
+ * receive completion, nothing written. A wrong token: UBFAB_CQE_ACCESS
+ * (counted as the entity's refused imports are); no such entity or
+ * receive queue: UBFAB_CQE_NO_IMPORT.
+ */
+#define UBFAB_RQ_MAX_ENTRIES	UBFAB_QUEUE_MAX_ENTRIES
+
+/**
+ * struct ubfab_rq_create - UBFAB_IOCTL_RQ_CREATE
+ * @size: sizeof(struct ubfab_rq_create)
+ * @flags: 0
+ * @rq_entries: posted receives the RQ holds, a power of two, 1 ..
+ *	UBFAB_RQ_MAX_ENTRIES
+ * @rcq_entries: receive completions the RCQ holds, a power of two up to
+ *	UBFAB_QUEUE_MAX_CQ_ENTRIES, or 0 for @rq_entries
+ * @token: the token senders must name
+ * @fd: out: the receive queue's file descriptor (close-on-exec)
+ * @id: out: its number in its entity, which senders name
+ * @__reserved: 0
+ * @ring_size: out: bytes to mmap() at offset 0 of @fd
+ * @rq: out: the RQ's layout; @rq.overflow counts messages that found no
+ *	posted receive
+ * @rcq: out: the RCQ's layout; @rcq.overflow counts messages that found
+ *	the RCQ full
+ *
+ * Errors: EINVAL bad flags, depths or reserved field; EMFILE; ENOMEM.
+ */
+struct ubfab_rq_create {
+	__u32 size;
+	__u32 flags;
+	__u32 rq_entries;
+	__u32 rcq_entries;
+	__u32 token;
+	__s32 fd;
+	__u32 id;
+	__u32 __reserved;
+	__u64 ring_size;
+	struct ubfab_ring_offsets rq;
+	struct ubfab_ring_offsets rcq;
+};
+
+/**
+ * struct ubfab_rqe - one posted receive, 64 bytes
+ * @user_data: copied into its receive completion
+ * @addr: the buffer: an address in the entity's memory, within one
+ *	allocation of the file that created the receive queue
+ * @length: the buffer's bytes, 0 .. UBFAB_SQE_MAX_LENGTH
+ * @__reserved: 0
+ *
+ * A receive is checked when a message takes it: a reserved field not 0 or
+ * a length too long completes it with UBFAB_CQE_BAD_ENTRY, a buffer in no
+ * allocation with UBFAB_CQE_LOCAL_RANGE; the sender then gets
+ * UBFAB_CQE_REMOTE_OP.
+ */
+struct ubfab_rqe {
+	__u64 user_data;
+	__u64 addr;
+	__u32 length;
+	__u32 __reserved[11];
+};
+
+/* struct ubfab_rcqe flags */
+#define UBFAB_RCQE_IMM		_BITUL(0)	/* @imm holds immediate data */
+
+/**
+ * struct ubfab_rcqe - one receive completion, 32 bytes
+ * @user_data: the receive's user_data
+ * @model_ns: the message's modeled arrival, on the sender's queue's
+ *	clock, in nanoseconds (0 with the model off)
+ * @bytes: bytes received: the message's (WRITE_IMM: the write's, into the
+ *	segment, not this receive's buffer); 0 when the status is not OK
+ * @imm: the immediate data with UBFAB_RCQE_IMM, else 0
+ * @src_eid: the sender's entity
+ * @status: enum ubfab_cqe_status: OK; BAD_ENTRY or LOCAL_RANGE (a bad
+ *	receive), LOCAL_LENGTH (too short); or the sender's status when the
+ *	message failed midway (LOCAL_RANGE, NO_ROUTE, REVOKED, NOMEM)
+ * @flags: UBFAB_RCQE_*
+ * @opcode: the sender's opcode
+ */
+struct ubfab_rcqe {
+	__u64 user_data;
+	__u64 model_ns;
+	__u32 bytes;
+	__u32 imm;
+	__u32 src_eid;
+	__u16 status;
+	__u8 flags;
+	__u8 opcode;
+};
+
+enum {
+	UBFAB_CMD_RQ_CREATE = 0xa0,
+};
+
+#define UBFAB_IOCTL_RQ_CREATE	_IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_RQ_CREATE)
 
 #endif /* _UAPI_LINUX_UBFAB_H */

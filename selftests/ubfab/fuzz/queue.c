@@ -10,6 +10,12 @@
  * flight (closed, unmapped, or one kept while the other goes). Processes a
  * worker spawns share its queues and may die at any point.
  *
+ * Each queue gets a receive queue on its file (RQ_CREATE, also a typed
+ * ioctl with hostile parameters), which posts call topping up with
+ * receives, well formed or not, so that SEND, SEND_IMM and WRITE_IMM
+ * (mostly to it, else to numbers and tokens drawn) find a receiver, or
+ * none; its receive completions are checked as they are consumed.
+ *
  * What must hold: each call's outcome is one the uAPI header documents;
  * every completion has a documented status that its opcode can end with,
  * and on a queue no one scribbled on or shares, completions come in order,
@@ -65,6 +71,11 @@
 /* One of the values listed, by a draw. */
 #define PICK(draw, ...) (((const uint32_t[]){ __VA_ARGS__ })		\
 	[(draw) % ARRAY_SIZE(((const uint32_t[]){ __VA_ARGS__ }))])
+
+/* The token of the receive queues the fuzzer makes. */
+#define RQ_TOKEN	0x5eed0001U
+/* Receives a receive queue it makes holds. */
+#define RQ_ENTRIES	8
 
 /* Where the module puts imports' mmap offsets (kmod/ubfab.h), not uAPI. */
 #define IMPORT_BASE	(1ULL << 48)
@@ -152,7 +163,8 @@ static void queue_create_build(struct worker *w, const struct slot *s,
 	switch (op->a[3] % 20) {
 	case 10:
 		/* a flag above the known ones, which are the low bits */
-		a->flags |= (UBFAB_QUEUE_FLAGS + 1) << op->a[4] % 29;
+		a->flags |= (uint32_t)(UBFAB_QUEUE_FLAGS + 1) <<
+			    op->a[4] % (32 - __builtin_ctz(UBFAB_QUEUE_FLAGS + 1));
 		SET(set, EINVAL);
 		break;
 	case 11:
@@ -296,6 +308,121 @@ static void queue_provide(struct worker *w, struct queue_rec *q,
 }
 
 /*
+ * RQ_CREATE as a typed ioctl: a[3] the variant (below 10: well formed),
+ * a[4] the depths and token. The checks in the order the module makes them.
+ */
+static void rq_create_build(struct worker *w, const struct slot *s,
+			    const struct op *op, void *argp, int *set)
+{
+	struct ubfab_rq_create *a = argp;
+	uint64_t v = op->a[4];
+
+	a->rq_entries = pick_depth(v, 15);
+	a->rcq_entries = v / 1024 % 3 ? 0 : a->rq_entries << v / 4096 % 3;
+	a->token = v >> 32;
+	SET(set, FUZZ_OK, ENOMEM, EMFILE);
+	switch (op->a[3] % 16) {
+	case 10:
+		a->flags = 1U << v % 32;
+		SET(set, EINVAL);
+		break;
+	case 11:
+		a->__reserved = 1 + v % 0xffff;
+		SET(set, EINVAL);
+		break;
+	case 12:
+		a->rq_entries = PICK(v / 8, 0, 3, 96, UBFAB_RQ_MAX_ENTRIES * 2,
+				     0xffffffff);
+		SET(set, EINVAL);
+		break;
+	case 13:
+		a->rcq_entries = PICK(v / 8, 3, 96,
+				      UBFAB_QUEUE_MAX_CQ_ENTRIES * 2,
+				      0xffffffff);
+		SET(set, EINVAL);
+		break;
+	case 14:
+		a->fd = (int32_t)v;	/* outputs: whatever they held */
+		a->id = v >> 32;
+		a->ring_size = v;
+		a->rq.head = v;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Whether [a, a + n) and [b, b + m) overlap. */
+static bool overlap(uint64_t a, uint64_t n, uint64_t b, uint64_t m)
+{
+	return a < b + m && b < a + n;
+}
+
+/* The layout RQ_CREATE returned, against what the header promises. */
+static bool rq_layout_ok(const struct ubfab_rq_create *a)
+{
+	uint32_t rcq_want = a->rcq_entries ? a->rcq_entries : a->rq_entries;
+	uint64_t rq_len = (uint64_t)a->rq.entries * sizeof(struct ubfab_rqe);
+	uint64_t rcq_len = (uint64_t)a->rcq.entries *
+			   sizeof(struct ubfab_rcqe);
+
+	return a->fd >= 0 && a->rq.entries == a->rq_entries &&
+	       a->rcq.entries == rcq_want && !a->rq.__reserved &&
+	       !a->rcq.__reserved && !(a->ring_size % PAGE) &&
+	       a->rq.array >= 64 && a->rcq.array >= 64 &&
+	       a->rq.array + rq_len <= a->ring_size &&
+	       a->rcq.array + rcq_len <= a->ring_size &&
+	       !overlap(a->rq.array, rq_len, a->rcq.array, rcq_len);
+}
+
+/* A typed RQ_CREATE made one: its layout checked, then closed. */
+static void rq_create_done(struct worker *w, const struct slot *s,
+			   const void *argp)
+{
+	const struct ubfab_rq_create *a = argp;
+
+	if (!rq_layout_ok(a))
+		fuzz_fail(w, "RQ_CREATE: fd %d, %u/%u entries, ring %llu bytes: not the layout promised",
+			  a->fd, a->rq.entries, a->rcq.entries,
+			  (unsigned long long)a->ring_size);
+	if (a->fd >= 0)
+		close(a->fd);
+}
+
+/* A receive queue on the new queue's file, the target of its messages. */
+static void queue_provide_rq(struct worker *w, struct queue_rec *q,
+			     const struct slot *s)
+{
+	static const int created[] = { FUZZ_OK, ENOMEM, EMFILE, 0 };
+	struct ubfab_rq_create a = {
+		.size = sizeof(a), .rq_entries = RQ_ENTRIES, .token = RQ_TOKEN,
+	};
+	void *p;
+	long ret;
+
+	ret = ioctl(s->fd, UBFAB_IOCTL_RQ_CREATE, &a);
+	if (!fuzz_expect_set(w, "RQ_CREATE", ret, errno, created) || ret)
+		return;
+	if (!rq_layout_ok(&a)) {
+		fuzz_fail(w, "RQ_CREATE: fd %d, %u/%u entries, ring %llu bytes: not the layout promised",
+			  a.fd, a.rq.entries, a.rcq.entries,
+			  (unsigned long long)a.ring_size);
+		close(a.fd);
+		return;
+	}
+	q->rq_fd = a.fd;
+	q->rq_info = a;
+	p = mmap(NULL, a.ring_size, PROT_READ | PROT_WRITE, MAP_SHARED, a.fd,
+		 0);
+	if (p != MAP_FAILED)
+		q->rq_ring = p;
+	else if (errno != ENOMEM)
+		fuzz_fail(w, "mmap of a new receive queue's %llu bytes: %s",
+			  (unsigned long long)a.ring_size,
+			  strerrorname_np(errno));
+}
+
+/*
  * A queue was made: it replaces the oldest (destroyed with whatever it
  * was doing) and gets its rings mapped and memory for its entries.
  */
@@ -318,6 +445,7 @@ static void queue_create_done(struct worker *w, const struct slot *s,
 	}
 	queue_clear(q);
 	memset(q, 0, sizeof(*q));
+	q->rq_fd = -1;
 	q->fd = a->fd;
 	q->file = s->file;
 	q->eid = s->eid;
@@ -334,6 +462,7 @@ static void queue_create_done(struct worker *w, const struct slot *s,
 	}
 	q->ring = p;
 	queue_provide(w, q, s);
+	queue_provide_rq(w, q, s);
 	flags = ring_read(q, a->sq.flags);
 	if (ring_read(q, a->sq.head) || ring_read(q, a->sq.tail) ||
 	    ring_read(q, a->cq.head) || ring_read(q, a->cq.tail) ||
@@ -449,6 +578,20 @@ static void mutate(struct rng *r, struct ubfab_sqe *e)
 }
 
 /*
+ * A message's receive queue: mostly the queue's own (by its number and
+ * token), else numbers and tokens drawn; and its immediate data.
+ */
+static void pick_receiver(struct worker *w, const struct queue_rec *q,
+			  struct rng *r, struct ubfab_sqe *e)
+{
+	e->aux = q->rq_fd >= 0 && rng_chance(r, 90) ? q->rq_info.id :
+		 rng_below(r, 4);
+	e->compare = rng_chance(r, 90) ? RQ_TOKEN : (uint32_t)rng_next(r);
+	if (e->opcode != UBFAB_OP_SEND)
+		e->value = (uint32_t)rng_next(r);
+}
+
+/*
  * A well-formed entry of opcode op, from this process's records; hostile:
  * with lengths that may not fit them.
  */
@@ -502,6 +645,21 @@ static void build_entry(struct worker *w, const struct queue_rec *q,
 		if (rng_chance(r, 1))
 			e->timeout_ms = 0;	/* may wait for ever */
 		break;
+	case UBFAB_OP_WRITE_IMM:
+		e->length = len;
+		e->local = pick_local(w, q, r, len, 1);
+		e->remote = pick_remote(w, q, r, len, 1);
+		pick_receiver(w, q, r, e);
+		break;
+	case UBFAB_OP_SEND:
+	case UBFAB_OP_SEND_IMM:
+		e->length = rng_chance(r, 10) ? 0 : len;
+		if (e->length)
+			e->local = pick_local(w, q, r, len, 1);
+		e->remote = rng_chance(r, 90) ? q->eid :
+			    rng_below(r, w->model->nr_entities + 2);
+		pick_receiver(w, q, r, e);
+		break;
 	case UBFAB_OP_COMPUTE:
 		/* now and then long enough to saturate the clock */
 		e->value = rng_chance(r, 1) ? rng_next(r) : rng_below(r, 100000);
@@ -525,7 +683,7 @@ static void write_entry(struct worker *w, struct queue_rec *q, struct rng *r,
 	unsigned int i;
 
 	if (!hostile) {
-		e.opcode = rng_below(r, UBFAB_OP_COMPUTE + 1);
+		e.opcode = rng_below(r, UBFAB_OP_WRITE_IMM + 1);
 		build_entry(w, q, r, e.opcode, &e, false);
 		e.flags = rng_below(r, UBFAB_SQE_FLAGS + 1);
 		e.user_data = UD(e.opcode, q->seq, 0, e.length);
@@ -534,9 +692,9 @@ static void write_entry(struct worker *w, struct queue_rec *q, struct rng *r,
 			b[i] = rng_next(r);
 		e.user_data = UD_RANDOM_TAG << 48 | q->seq;
 	} else {
-		e.opcode = rng_chance(r, 4) ? UBFAB_OP_COMPUTE + 1 +
-				rng_below(r, 255 - UBFAB_OP_COMPUTE) :
-				rng_below(r, UBFAB_OP_COMPUTE + 1);
+		e.opcode = rng_chance(r, 4) ? UBFAB_OP_WRITE_IMM + 1 +
+				rng_below(r, 255 - UBFAB_OP_WRITE_IMM) :
+				rng_below(r, UBFAB_OP_WRITE_IMM + 1);
 		build_entry(w, q, r, e.opcode, &e, true);
 		e.flags = rng_below(r, UBFAB_SQE_FLAGS + 1);
 		if (rng_chance(r, 4)) {
@@ -598,6 +756,74 @@ static uint32_t sq_room(struct queue_rec *q)
 	return used > q->info.sq.entries ? 0 : q->info.sq.entries - used;
 }
 
+/* A receive completion has what the header promises. */
+static bool rcqe_ok(const struct ubfab_rcqe *c)
+{
+	if (c->opcode < UBFAB_OP_SEND || c->opcode > UBFAB_OP_WRITE_IMM)
+		return false;
+	switch (c->status) {
+	case UBFAB_CQE_OK:
+		return c->flags == (c->opcode == UBFAB_OP_SEND ? 0 :
+				    UBFAB_RCQE_IMM) &&
+		       (c->flags || !c->imm);
+	case UBFAB_CQE_BAD_ENTRY:
+	case UBFAB_CQE_LOCAL_RANGE:
+	case UBFAB_CQE_LOCAL_LENGTH:
+	case UBFAB_CQE_NOMEM:
+	case UBFAB_CQE_NO_ROUTE:
+	case UBFAB_CQE_REVOKED:
+		return !c->bytes && !c->flags && !c->imm;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Consumes the queue's receive completions, checked (unless another
+ * process shares the rings), and posts receives until the RQ is full: in
+ * the queue's range, now and then (hostile) a bad one.
+ */
+static void rq_refill(struct worker *w, struct queue_rec *q, struct rng *r,
+		      bool hostile)
+{
+	const struct ubfab_rq_create *a = &q->rq_info;
+	uint32_t head, tail, i;
+	struct ubfab_rcqe *c;
+	struct ubfab_rqe *e;
+	uint32_t *word;
+
+	if (!q->rq_ring)
+		return;
+	word = (uint32_t *)(q->rq_ring + a->rcq.head);
+	head = __atomic_load_n(word, __ATOMIC_RELAXED);
+	tail = __atomic_load_n((uint32_t *)(q->rq_ring + a->rcq.tail),
+			       __ATOMIC_ACQUIRE);
+	for (i = head; !q->shared && i != tail; i++) {
+		c = (struct ubfab_rcqe *)(q->rq_ring + a->rcq.array) +
+		    (i & (a->rcq.entries - 1));
+		if (!rcqe_ok(c)) {
+			fuzz_fail(w, "receive completion %u: opcode %u status %u flags %#x imm %#x bytes %u",
+				  i, c->opcode, c->status, c->flags, c->imm,
+				  c->bytes);
+			return;
+		}
+	}
+	__atomic_store_n(word, tail, __ATOMIC_RELEASE);
+	head = __atomic_load_n((uint32_t *)(q->rq_ring + a->rq.head),
+			       __ATOMIC_ACQUIRE);
+	for (; q->rq_tail - head < a->rq.entries; q->rq_tail++) {
+		e = (struct ubfab_rqe *)(q->rq_ring + a->rq.array) +
+		    (q->rq_tail & (a->rq.entries - 1));
+		memset(e, 0, sizeof(*e));
+		e->length = pick_length(r, hostile);
+		e->addr = pick_local(w, q, r, e->length, 1);
+		if (hostile && rng_chance(r, 10))
+			e->__reserved[rng_below(r, 11)] = 1;
+	}
+	__atomic_store_n((uint32_t *)(q->rq_ring + a->rq.tail), q->rq_tail,
+			 __ATOMIC_RELEASE);
+}
+
 /*
  * a[0]: the entries' seed; a[1]: how many; a[2]: doorbell mode; a[3]:
  * hostile entries among them; a[4]: reset a queue in error first.
@@ -630,6 +856,7 @@ static void queue_run_post(struct worker *w, const struct op *op)
 	if (n > room)
 		n = room;
 	rng_seed(&r, op->a[0], op->index);
+	rq_refill(w, q, &r, op->a[3]);
 	for (i = 0; i < n; i++)
 		write_entry(w, q, &r, q->sq_tail + i, op->a[3]);
 	q->sq_tail += n;
@@ -671,6 +898,14 @@ static bool status_ok(uint8_t opcode, uint16_t status)
 		return status <= UBFAB_CQE_NOMEM &&
 		       status != UBFAB_CQE_BAD_OPCODE &&
 		       status != UBFAB_CQE_TIMEOUT;
+	case UBFAB_OP_SEND:
+	case UBFAB_OP_SEND_IMM:
+	case UBFAB_OP_WRITE_IMM:
+		return status <= UBFAB_CQE_REMOTE_OP &&
+		       status != UBFAB_CQE_BAD_OPCODE &&
+		       status != UBFAB_CQE_TIMEOUT &&
+		       status != UBFAB_CQE_FLUSHED &&
+		       status != UBFAB_CQE_LOCAL_LENGTH;
 	default:
 		return status == UBFAB_CQE_BAD_OPCODE;
 	}
@@ -685,6 +920,9 @@ static uint32_t bytes_ok(uint8_t opcode, uint32_t len)
 	case UBFAB_OP_WRITE_NOTIFY:
 	case UBFAB_OP_COPY:
 	case UBFAB_OP_FILL:
+	case UBFAB_OP_SEND:
+	case UBFAB_OP_SEND_IMM:
+	case UBFAB_OP_WRITE_IMM:
 		return len;
 	case UBFAB_OP_ATOMIC:
 		return 8;
@@ -705,7 +943,7 @@ static bool check_cqe(struct worker *w, struct queue_rec *q,
 	uint64_t ud = c->user_data;
 	bool ok;
 
-	if (c->status > UBFAB_CQE_FLUSHED || c->__reserved)
+	if (c->status > UBFAB_CQE_REMOTE_OP || c->__reserved)
 		return fuzz_fail(w, "completion %llu: status %u, reserved %u",
 				 (unsigned long long)index, c->status,
 				 c->__reserved);
@@ -731,7 +969,7 @@ static bool check_cqe(struct worker *w, struct queue_rec *q,
 				 (unsigned long long)index, UD_SEQ(ud));
 	if (c->status == UBFAB_CQE_FLUSHED)
 		ok = !c->bytes && !c->result;
-	else if (UD_BAD(ud) && c->opcode <= UBFAB_OP_COMPUTE)
+	else if (UD_BAD(ud) && c->opcode <= UBFAB_OP_WRITE_IMM)
 		ok = c->status == UBFAB_CQE_BAD_ENTRY && !c->bytes;
 	else if (!status_ok(c->opcode, c->status))
 		ok = false;
@@ -1171,6 +1409,8 @@ static void queue_run_create(struct worker *w, const struct op *op)
 static const struct fuzz_ioctl queue_ioctls[] = {
 	FUZZ_IOCTL("QUEUE_CREATE", UBFAB_IOCTL_QUEUE_CREATE, ubfab_queue_create,
 		   cq, 1, 0, queue_create_build, queue_create_done),
+	FUZZ_IOCTL("RQ_CREATE", UBFAB_IOCTL_RQ_CREATE, ubfab_rq_create, rcq, 1,
+		   0, rq_create_build, rq_create_done),
 };
 
 static const struct fuzz_op_type queue_ops[] = {
@@ -1186,9 +1426,10 @@ static const struct fuzz_op_type queue_ops[] = {
 static const char *const cqe_names[] = {
 	"OK", "BAD_OPCODE", "BAD_ENTRY", "LOCAL_RANGE", "NO_IMPORT",
 	"REMOTE_RANGE", "ACCESS", "REVOKED", "NO_ROUTE", "TIMEOUT", "NOMEM",
-	"FLUSHED",
+	"FLUSHED", "RNR_RETRY_EXC", "REMOTE_LENGTH", "LOCAL_LENGTH",
+	"REMOTE_OP",
 };
-_Static_assert(ARRAY_SIZE(cqe_names) == UBFAB_CQE_FLUSHED + 1,
+_Static_assert(ARRAY_SIZE(cqe_names) == UBFAB_CQE_REMOTE_OP + 1,
 	       "a name for each completion status");
 
 const struct fuzz_family fuzz_queue_family = {

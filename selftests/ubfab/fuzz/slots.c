@@ -161,6 +161,9 @@ void queue_unmap(struct queue_rec *q)
 	if (q->ring)
 		munmap(q->ring, q->info.ring_size);
 	q->ring = NULL;
+	if (q->rq_ring)
+		munmap(q->rq_ring, q->rq_info.ring_size);
+	q->rq_ring = NULL;
 }
 
 void queue_close(struct queue_rec *q)
@@ -168,6 +171,9 @@ void queue_close(struct queue_rec *q)
 	if (q->fd >= 0)
 		close(q->fd);
 	q->fd = -1;
+	if (q->rq_fd >= 0)
+		close(q->rq_fd);
+	q->rq_fd = -1;
 }
 
 void queue_clear(struct queue_rec *q)
@@ -212,8 +218,10 @@ void slots_init(struct worker *w)
 
 	for (i = 0; i < FUZZ_SLOTS; i++)
 		w->slots[i].fd = -1;
-	for (i = 0; i < FUZZ_QUEUES; i++)
+	for (i = 0; i < FUZZ_QUEUES; i++) {
 		w->queues[i].fd = -1;
+		w->queues[i].rq_fd = -1;
+	}
 	w->eventfd = -1;
 }
 

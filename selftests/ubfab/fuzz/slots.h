@@ -183,6 +183,11 @@ struct queue_rec {
 	bool clean;
 	bool shared;
 	bool stuck;
+	/* the receive queue made with it on its file, for messages; or -1 */
+	int rq_fd;
+	struct ubfab_rq_create rq_info;
+	uint8_t *rq_ring;
+	uint32_t rq_tail;
 };
 
 bool queue_empty(const struct queue_rec *q);
