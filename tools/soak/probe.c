@@ -64,7 +64,7 @@ int soak_probe(struct soak_shared *sh, const struct ubfab_fabric_info *fab)
 		}
 		c = *cqe;
 		ubfab_queue_cqe_seen(q);
-		s->ops[SOP_PROBE][c.status]++;
+		s->ops[SOP_PROBE][soak_status(c.status)]++;
 		s->sent_bytes += c.bytes;
 		s->inflight_bytes -= LEN;
 		if (c.status != UBFAB_CQE_OK) {

@@ -39,7 +39,8 @@ const char *const soak_op_names[SOP_COUNT] = {
 const char *const soak_status_names[SST_COUNT] = {
 	"ok", "bad_opcode", "bad_entry", "local_range", "no_import",
 	"remote_range", "access", "revoked", "no_route", "timeout", "nomem",
-	"flushed", "sigbus", "setup",
+	"flushed", "rnr_retry_exc", "remote_length", "local_length",
+	"remote_op", "sigbus", "setup", "unknown",
 };
 
 /* Statuses a fault explains; any other but OK is a violation. */

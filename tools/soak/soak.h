@@ -46,14 +46,23 @@ enum soak_op {
 };
 
 /*
- * Statuses: enum ubfab_cqe_status, then SST_SIGBUS for a window access or
- * a verification a fault cut short (the memory was freed under it), and
- * SST_SETUP for a cycle whose export or import failed (an entity reset
- * came in between).
+ * Statuses: enum ubfab_cqe_status up to SST_LAST_CQE, then SST_SIGBUS for
+ * a window access or a verification a fault cut short (the memory was
+ * freed under it), SST_SETUP for a cycle whose export or import failed
+ * (an entity reset came in between), and SST_UNKNOWN for a completion
+ * status newer than the soak (soak_status()).
  */
-#define SST_SIGBUS	(UBFAB_CQE_FLUSHED + 1)
-#define SST_SETUP	(UBFAB_CQE_FLUSHED + 2)
-#define SST_COUNT	(UBFAB_CQE_FLUSHED + 3)
+#define SST_LAST_CQE	UBFAB_CQE_REMOTE_OP
+#define SST_SIGBUS	(SST_LAST_CQE + 1)
+#define SST_SETUP	(SST_LAST_CQE + 2)
+#define SST_UNKNOWN	(SST_LAST_CQE + 3)
+#define SST_COUNT	(SST_LAST_CQE + 4)
+
+/* Where a completion's @status is counted. */
+static inline unsigned int soak_status(uint8_t status)
+{
+	return status <= SST_LAST_CQE ? status : SST_UNKNOWN;
+}
 
 /**
  * struct soak_slot - one worker's (or the probe's) counters, in shared

@@ -504,7 +504,7 @@ static int batch(struct ubfab_queue *q)
 		cqe[i] = *c;
 		ubfab_queue_cqe_seen(q);
 		l = cqe[i].user_data;
-		w.slot->ops[ent[l].op][cqe[i].status]++;
+		w.slot->ops[ent[l].op][soak_status(cqe[i].status)]++;
 		if (is_remote(ent[l].op))
 			w.slot->sent_bytes += cqe[i].bytes +
 				(ent[l].op == SOP_WRITE_NOTIFY &&
@@ -587,7 +587,7 @@ static int cycle(struct ubfab_queue *q)
 	}
 	c = *cqe;
 	ubfab_queue_cqe_seen(q);
-	w.slot->ops[SOP_WRITE][c.status]++;
+	w.slot->ops[SOP_WRITE][soak_status(c.status)]++;
 	w.slot->sent_bytes += c.bytes;
 	w.slot->inflight_bytes -= 64;
 	w.slot->results_checked++;
