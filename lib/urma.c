@@ -367,7 +367,7 @@ void ubfab_urma_import_jfr(uint32_t eid, uint32_t id, uint32_t token,
 static int prep_wr(struct ubfab_sqe *sqe, const struct ubfab_urma_jfs_wr *wr)
 {
 	const struct ubfab_urma_tjfr *t = wr->tjfr;
-	uint64_t remote = 0;
+	uint64_t remote = 0, local;
 
 	if (wr->tseg)
 		remote = ubfab_import_addr(&wr->tseg->imp, wr->remote);
@@ -395,12 +395,14 @@ static int prep_wr(struct ubfab_sqe *sqe, const struct ubfab_urma_jfs_wr *wr)
 	case UBFAB_OP_SEND_IMM:
 		if (!t)
 			return -EINVAL;
+		/* an empty message has no local range */
+		local = wr->len ? wr->local : 0;
 		if (wr->opcode == UBFAB_OP_SEND)
-			ubfab_prep_send(sqe, wr->local, wr->len, t->eid, t->id,
+			ubfab_prep_send(sqe, local, wr->len, t->eid, t->id,
 					t->token);
 		else
-			ubfab_prep_send_imm(sqe, wr->local, wr->len, t->eid,
-					    t->id, t->token, wr->imm);
+			ubfab_prep_send_imm(sqe, local, wr->len, t->eid, t->id,
+					    t->token, wr->imm);
 		break;
 	default:
 		return -EINVAL;

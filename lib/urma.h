@@ -155,7 +155,8 @@ struct ubfab_urma_tjfr {
  * @opcode: UBFAB_OP_WRITE, _WRITE_IMM, _READ, _SEND, _SEND_IMM or _ATOMIC
  * @user_ctx: what its completion record carries back
  * @local: local address, an offset in the entity's memory
- *	(ubfab_urma_seg.offset + n); unused by ATOMIC
+ *	(ubfab_urma_seg.offset + n); unused by ATOMIC and by a SEND or
+ *	SEND_IMM of 0 bytes
  * @len: bytes (SEND and SEND_IMM may send 0)
  * @tseg: the remote segment (WRITE, WRITE_IMM, READ, ATOMIC)
  * @remote: offset in @tseg

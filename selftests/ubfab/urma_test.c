@@ -116,13 +116,13 @@ static int next_cr(struct ubfab_urma_jfc *jfc, struct ubfab_urma_cr *cr)
 	return 0;
 }
 
-/* A SEND_IMM of @len bytes of seg_b from b to a's JFR. */
+/* A SEND_IMM of @len bytes at 64 in seg_b from b to a's JFR. */
 static int send_imm(FIXTURE_DATA(urma) *self, uint32_t len, uint32_t imm)
 {
 	struct ubfab_urma_jfs_wr wr = {
 		.opcode = UBFAB_OP_SEND_IMM,
 		.user_ctx = imm,
-		.local = self->seg_b->offset,
+		.local = self->seg_b->offset + 64,
 		.len = len,
 		.tjfr = &self->tjfr,
 		.imm = imm,
@@ -175,7 +175,7 @@ TEST_F(urma, jfce_rearm)
 	EXPECT_EQ(0, cr[0].user_ctx);
 	EXPECT_EQ(self->b->eid, cr[0].src_eid);
 	/* spent: the next completion gives none until rearmed */
-	ASSERT_EQ(0, send_imm(self, 0, 2));
+	ASSERT_EQ(0, send_imm(self, 0, 2));	/* empty: its local is dropped */
 	ASSERT_EQ(1, next_cr(self->jfc_b, cr));
 	EXPECT_EQ(0, ubfab_urma_wait_jfc(self->jfce, 2, 200, ready));
 	ASSERT_EQ(0, ubfab_urma_rearm_jfc(self->jfc_a));
