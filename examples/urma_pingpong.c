@@ -32,7 +32,7 @@ struct side {
 	struct ubfab_urma_jfce *jfce;
 	struct ubfab_urma_jfc *jfc;
 	struct ubfab_urma_jetty *jetty;
-	struct ubfab_urma_seg *seg;	/* receive buffer at 0, send at MSG_MAX */
+	struct ubfab_urma_seg *seg;	/* receive at 0, send at MSG_MAX */
 	struct ubfab_urma_tjfr peer;
 };
 
@@ -132,7 +132,8 @@ got:
 		if (!(cr.flags & UBFAB_URMA_CR_RECV))
 			continue;	/* our send's */
 		if (!(cr.flags & UBFAB_URMA_CR_IMM) || cr.imm_data != imm ||
-		    cr.src_eid != src || cr.completion_len != strlen(want) + 1 ||
+		    cr.src_eid != src ||
+		    cr.completion_len != strlen(want) + 1 ||
 		    strcmp(s->seg->addr, want)) {
 			fprintf(stderr, "pingpong: got \"%.*s\" imm %#x from %u, want \"%s\" imm %#x from %u\n",
 				MSG_MAX, (char *)s->seg->addr, cr.imm_data,

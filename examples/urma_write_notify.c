@@ -89,7 +89,8 @@ static int target(const char *dev, int blocks, int wfd, int rfd)
 		}
 		if (!n) {
 			n = ubfab_urma_wait_jfc(jfce, 1, 10000, &ready);
-			err = n < 0 ? n : n != 1 || ready != jfc ? -ETIMEDOUT : 0;
+			err = n < 0 ? n :
+			      n != 1 || ready != jfc ? -ETIMEDOUT : 0;
 			i--;
 			continue;
 		}
@@ -101,7 +102,8 @@ static int target(const char *dev, int blocks, int wfd, int rfd)
 		for (j = 0; j < BLOCK(i) && p[j] == pattern(i, j); j++)
 			;
 		if (cr.status || cr.opcode != UBFAB_OP_WRITE_IMM ||
-		    !(cr.flags & UBFAB_URMA_CR_IMM) || cr.imm_data != (uint32_t)i ||
+		    !(cr.flags & UBFAB_URMA_CR_IMM) ||
+		    cr.imm_data != (uint32_t)i ||
 		    cr.completion_len != BLOCK(i) || cr.src_eid != writer ||
 		    j != BLOCK(i)) {
 			fprintf(stderr, "write_notify: block %d: status %u opcode %u imm %u len %u from %u, byte %u of %u\n",

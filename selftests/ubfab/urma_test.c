@@ -40,7 +40,8 @@ static int sample(const char *name, const char *args, char *out, size_t len)
 	f = popen(cmd, "r");
 	if (!f)
 		return -1;
-	while (used < len - 1 && (n = fread(out + used, 1, len - 1 - used, f)) > 0)
+	while (used < len - 1 &&
+	       (n = fread(out + used, 1, len - 1 - used, f)) > 0)
 		used += n;
 	out[used] = '\0';
 	st = pclose(f);
@@ -136,7 +137,8 @@ TEST_F(urma, pingpong_sample)
 	char out[4096];
 
 	EXPECT_EQ(0, sample("urma_pingpong", "20", out, sizeof(out)));
-	EXPECT_NE(NULL, strstr(out, "pingpong: 20 rounds ok")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "pingpong: 20 rounds ok"))
+		TH_LOG("%s", out);
 }
 
 TEST_F(urma, write_notify_sample)
@@ -175,7 +177,8 @@ TEST_F(urma, jfce_rearm)
 	EXPECT_EQ(0, cr[0].user_ctx);
 	EXPECT_EQ(self->b->eid, cr[0].src_eid);
 	/* spent: the next completion gives none until rearmed */
-	ASSERT_EQ(0, send_imm(self, 0, 2));	/* empty: its local is dropped */
+	/* empty: its local address is dropped */
+	ASSERT_EQ(0, send_imm(self, 0, 2));
 	ASSERT_EQ(1, next_cr(self->jfc_b, cr));
 	EXPECT_EQ(0, ubfab_urma_wait_jfc(self->jfce, 2, 200, ready));
 	ASSERT_EQ(0, ubfab_urma_rearm_jfc(self->jfc_a));
