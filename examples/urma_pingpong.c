@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * urma_pingpong: two-sided SEND with immediate data through libubfab's
- * liburma-shaped layer (urma.h), in the manner of the real stack's
+ * liburma-shaped layer (ubfab_urma.h), in the manner of the real stack's
  * send/receive sample. The server (this process, on the first device)
  * and the client (a child, on the second) each make a jetty; they swap
  * its number over a pipe (the real sample's out-of-band socket). The
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <urma.h>
+#include <ubfab_urma.h>
 
 #define TOKEN	0x51e7e7a1U	/* both jetties' */
 #define SEG_LEN	65536UL

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * urma_write_notify: one-sided WRITE with immediate data ("write then
- * notify") through libubfab's liburma-shaped layer (urma.h), in the manner
- * of the real stack's sample. The target (this process, on the first
+ * notify") through libubfab's liburma-shaped layer (ubfab_urma.h), in the
+ * manner of the real stack's sample. The target (this process, on the first
  * device) registers a segment and a JFR and hands their names to the
  * writer (a child, on the second device) over a pipe. The writer imports
  * the segment and writes blocks of growing length into it, each a
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <urma.h>
+#include <ubfab_urma.h>
 
 #define TOKEN	0x0bada55eU	/* the segment's and the JFR's */
 #define SEG_LEN	(1UL << 20)

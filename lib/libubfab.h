@@ -21,7 +21,7 @@
  * ubfab_port_info's, ubfab_port_set_faults()) in version 1.4 (UBFAB_1.4);
  * what the model's links have carried (ubfab_link_dump()) and every
  * process's queues (ubfab_queue_dump()) in version 1.5 (UBFAB_1.5). A
- * liburma-shaped layer over the device and queue API is in urma.h (since
+ * liburma-shaped layer over the device and queue API is in ubfab_urma.h (since
  * version 1.7, UBFAB_1.7).
  *
  * Conventions

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libubfab's liburma-shaped layer (urma.h): contexts, segments, JFC, JFCE,
- * JFS, JFR and jetties over the device, queue and receive queue calls,
+ * libubfab's liburma-shaped layer (ubfab_urma.h): contexts, segments, JFC,
+ * JFCE, JFS, JFR and jetties over the device, queue and receive queue calls,
  * posting work requests as queue entries and receives, and turning
  * completions and receive completions into completion records.
  */
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "libubfab.h"
-#include "urma.h"
+#include "ubfab_urma.h"
 
 int ubfab_urma_create_context(const char *dev_name,
 			      struct ubfab_urma_context **ctxp)

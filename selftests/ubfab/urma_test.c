@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libubfab's liburma-shaped layer (urma.h), end to end in the VM: the two
- * samples of examples/ (urma_pingpong, urma_write_notify, built beside
- * this program), each checking bytes and immediates and saying so in its
+ * libubfab's liburma-shaped layer (ubfab_urma.h), end to end in the VM:
+ * the two samples of examples/ (urma_pingpong, urma_write_notify, built
+ * beside this program), each checking bytes and immediates and saying so in its
  * output and exit status; and the calls their runs cannot show: a JFCE
  * gives one event per rearm, a bad work request in a list takes no slot
  * and is handed back, READ and atomics through imported segments.
@@ -17,7 +17,7 @@
 
 #include "kselftest_harness.h"
 #include "ubfab_test.h"
-#include "urma.h"
+#include "ubfab_urma.h"
 
 #define PARAMS	"nodes=1 chips_per_node=1 cpus_per_node=2 npu_mem=64M cpu_mem=64M"
 #define TOKEN	0x7e57c0deU

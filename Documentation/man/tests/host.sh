@@ -171,7 +171,7 @@ fi
 has_options ubrun "$tmp/rhelp" ubrun.1
 
 # The library: each exported function in the NAME line of one ubfab_*.3,
-# with its declaration from lib/libubfab.h (or lib/urma.h) in that page
+# with its declaration from lib/libubfab.h (or lib/ubfab_urma.h) in that page
 
 named=$(for p in "${pages[@]}"; do
 	case $p in ubfab_*.3) ;; *) continue ;; esac
@@ -189,9 +189,9 @@ for f in $exported; do
 	# "int ubfab_nl_open(struct ubfab_nl **nlp)", from the header
 	decl=$(perl -0ne 'if (/^(?:UBFAB_INLINE )?([a-z][\w ]*?[\s*]'"$f"'\([^)]*\))/m) {
 		$_ = $1; s/\s+/ /g; print }' "$root/lib/libubfab.h" \
-		"$root/lib/urma.h")
+		"$root/lib/ubfab_urma.h")
 	if [ -z "$decl" ]; then
-		not_ok "$f is declared in lib/libubfab.h or lib/urma.h"
+		not_ok "$f is declared in lib/libubfab.h or lib/ubfab_urma.h"
 		continue
 	fi
 	has "$p" "$decl" "$f: $p names it and has its declaration"

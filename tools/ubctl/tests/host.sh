@@ -981,7 +981,7 @@ if make -s -C "$root/lib" O="$libo" DESTDIR="$tmp/dest" PREFIX=/usr \
 	missing=
 	for f in lib/libubfab.so.1.7.0 lib/libubfab.so.1 lib/libubfab.so \
 		 lib/libubfab.a lib/pkgconfig/libubfab.pc include/libubfab.h \
-		 include/urma.h \
+		 include/ubfab_urma.h \
 		 lib/libubfab-ffi.so.1.7.0 lib/libubfab-ffi.so.1 \
 		 lib/libubfab-ffi.so lib/pkgconfig/libubfab-ffi.pc \
 		 include/ubfab/linux/ubfab.h; do

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * urma.h: a liburma-shaped layer of libubfab (since version 1.7, symbol
+ * ubfab_urma.h: a liburma-shaped layer of libubfab (since version 1.7, symbol
  * version UBFAB_1.7), so that code written against ubfab reads like code
  * written for the real UB stack's liburma. It owns the names and the
  * shapes; every call is a thin layer over the device, queue and receive
