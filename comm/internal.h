@@ -6,7 +6,7 @@
  * and leaving the job, team.c the teams, heap.c the symmetric heap,
  * queue.c the PE's queue (posting, completions, quiet, fence, the modeled
  * clock), rma.c put and get, atomic.c the atomics, sync.c signal waits and
- * the barrier.
+ * the barrier, coll.c the collectives.
  */
 #ifndef UBSHMEM_INTERNAL_H
 #define UBSHMEM_INTERNAL_H
@@ -38,9 +38,12 @@ struct ubshmem_team {
 
 /*
  * The first bytes of every heap are the library's: the barrier's words,
- * one per dissemination round; user blocks come after them.
+ * one per dissemination round, then the collectives' signal words (coll.c);
+ * user blocks come after them.
  */
 #define SHM_ROUNDS	32
+#define SHM_COLL_STEP	(SHM_ROUNDS * 8UL)
+#define SHM_COLL_A2A	(SHM_COLL_STEP + 8)
 #define SHM_HEAP_RESERVED 4096UL
 /* The heap's default size, and its blocks' alignment. */
 #define SHM_HEAP_DEFAULT (64UL << 20)
@@ -87,6 +90,8 @@ struct shm_state {
 	int error;			/* -EIO once an entry failed */
 	uint64_t model_ns;
 	uint64_t barrier_epoch;
+	uint64_t coll_epoch;		/* collectives begun */
+	uint64_t a2a_seen;		/* all-to-all signals awaited so far */
 	struct shm_block *blocks;
 	size_t nblocks;
 	struct ubshmem_team world, node;

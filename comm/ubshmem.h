@@ -9,8 +9,9 @@
  * ubshmem_finalize()), who is who (PEs and teams), the symmetric heap
  * (ubshmem_malloc(), ubshmem_free(), ubshmem_ptr()), remote memory access
  * (put, get, put with signal), atomics, waiting on signals, ordering
- * (fence, quiet), the barrier, and the fabric model's time of the
- * calls (ubshmem_model_ns()).
+ * (fence, quiet), the barrier, collectives over every PE (broadcast,
+ * all-gather, all-reduce, all-to-all), and the fabric model's time of
+ * the calls (ubshmem_model_ns()).
  *
  * Conventions
  *   Functions returning int return 0 on success or a negative errno:
@@ -21,7 +22,7 @@
  *   A "symmetric" address is one in this PE's symmetric heap, as
  *   ubshmem_malloc() returns it; it names the same bytes in every PE's
  *   heap. Every PE calls the collective functions (init, finalize,
- *   malloc, free, barrier_all) in the same order.
+ *   malloc, free, barrier_all and the collectives) in the same order.
  *   The library is not thread-safe: call it from one thread per PE.
  *   Link with -lubshmem (pkg-config ubshmem).
  */
@@ -248,6 +249,61 @@ int ubshmem_quiet(void);
  * Return: 0, -EIO, or a negative errno.
  */
 int ubshmem_barrier_all(void);
+
+/*
+ * Collectives over every PE (the world team; other teams are not there
+ * yet). Every PE calls them, in the same order, with the same sizes (and
+ * root); each begins with a barrier (all-reduce: its scratch's collective
+ * allocation) and returns once this PE's @dest holds the result, so its
+ * time is in ubshmem_model_ns() after it. @dest and @src are symmetric and
+ * do not overlap (except broadcast's, which may be the same block).
+ * Return: 0; -EINVAL for a bad argument; -ENOMEM (all-reduce: no room in
+ * the heap for its scratch); or an error as for ubshmem_put_signal(). A
+ * PE that fails leaves the others waiting: the job should end.
+ * Documentation/shmem.rst "Collectives" gives each algorithm.
+ */
+
+/* The element types of ubshmem_allreduce(). */
+enum ubshmem_type {
+	UBSHMEM_INT32,		/* int32_t, sums wrap (two's complement) */
+	UBSHMEM_FLOAT,		/* IEEE binary32 */
+	/* bfloat16 in a uint16_t: summed in float, rounded to nearest even */
+	UBSHMEM_BF16,
+};
+
+/* The reductions of ubshmem_allreduce(). */
+enum ubshmem_op {
+	UBSHMEM_OP_SUM,
+};
+
+/*
+ * ubshmem_broadcast() - @nbytes of @src at PE @root (symmetric there) to
+ * @dest of every PE, the root's too; a binomial tree.
+ */
+int ubshmem_broadcast(void *dest, const void *src, size_t nbytes, int root);
+
+/*
+ * ubshmem_allgather() - every PE's @nbytes of @src to block pe (@nbytes
+ * at pe * @nbytes) of @dest of every PE; a ring. @dest holds n_pes blocks.
+ */
+int ubshmem_allgather(void *dest, const void *src, size_t nbytes);
+
+/*
+ * ubshmem_allreduce() - @dest[i] = the @op of every PE's @src[i], for
+ * @count elements of @type; a ring (reduce-scatter, then all-gather). The
+ * sum of chunk k (elements count * k / n .. count * (k + 1) / n - 1) is
+ * made in the order src of PE k, + that of k + 1, ..., + that of k - 1
+ * (mod n), the same in every PE's @dest. Allocates @count elements of
+ * scratch in the symmetric heap for the call.
+ */
+int ubshmem_allreduce(void *dest, const void *src, size_t count, int type,
+		      int op);
+
+/*
+ * ubshmem_alltoall() - block pe of @src (@nbytes at pe * @nbytes) of each
+ * PE me to block me of @dest of PE pe; direct puts. Both hold n_pes blocks.
+ */
+int ubshmem_alltoall(void *dest, const void *src, size_t nbytes);
 
 /**
  * ubshmem_model_ns() - this PE's modeled clock

@@ -7,6 +7,9 @@
  *   shmem_prog all      every call: teams, the heap, ptr, put/get, put_signal and
  *                       each comparison, atomics, fence, quiet, barrier,
  *                       the modeled clock
+ *   shmem_prog coll     every collective (broadcast, all-gather, all-reduce
+ *                       of int32, float and bf16, all-to-all) at several
+ *                       sizes against the CPU's result, and its modeled time
  *   shmem_prog env      print the rank's place and environment, one line
  *   shmem_prog lines    print lines on stdout and stderr, then a partial one
  *   shmem_prog fail R   rank R exits 3 after init; the others wait in a
@@ -356,6 +359,236 @@ static void check_order(void)
 	ubshmem_free(data);
 }
 
+/* A value of element @i of PE @pe's source: differs by PE and element. */
+static uint32_t hash(int pe, size_t i)
+{
+	uint32_t h = (uint32_t)pe * 2654435761u ^ ((uint32_t)i * 40503u + 17);
+
+	h ^= h >> 15;
+	h *= 2246822519u;
+	return h ^ (h >> 13);
+}
+
+/* bfloat16, rounded to nearest even: the reference's own conversion. */
+static uint16_t ref_bf16(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof(u));
+	return (u + 0x7fff + ((u >> 16) & 1)) >> 16;
+}
+
+static float ref_float(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+/* PE @pe's source element @i of @type, as the bytes of that type. */
+static void elem(int type, int pe, size_t i, void *out)
+{
+	uint32_t h = hash(pe, i);
+
+	if (type == UBSHMEM_INT32) {
+		memcpy(out, &h, 4);
+	} else if (type == UBSHMEM_FLOAT) {
+		float f = ((int32_t)(h % 2000001) - 1000000) * 1e-3f;
+
+		memcpy(out, &f, 4);
+	} else {
+		uint16_t b = ref_bf16(((int32_t)(h % 4097) - 2048) / 16.0f);
+
+		memcpy(out, &b, 2);
+	}
+}
+
+/*
+ * The sum the ring makes of element @i in chunk @k: PE k's, then + each
+ * next PE's, in that order (ubshmem.h), computed on the CPU.
+ */
+static void ref_sum(int type, int k, size_t i, void *out)
+{
+	uint32_t a = 0, b = 0;
+	float fa, fb;
+	uint16_t ha, hb;
+	int j;
+
+	elem(type, k, i, &a);
+	memcpy(&fa, &a, 4);
+	memcpy(&ha, &a, 2);
+	for (j = 1; j < npes; j++) {
+		elem(type, (k + j) % npes, i, &b);
+		memcpy(&fb, &b, 4);
+		memcpy(&hb, &b, 2);
+		a += b;
+		fa += fb;
+		ha = ref_bf16(ref_float(ha) + ref_float(hb));
+	}
+	if (type == UBSHMEM_INT32)
+		memcpy(out, &a, 4);
+	else if (type == UBSHMEM_FLOAT)
+		memcpy(out, &fa, 4);
+	else
+		memcpy(out, &ha, 2);
+}
+
+/*
+ * The modeled time of a collective, between two barriers: after one, a
+ * PE's clock is past every PE's at its start (its waits follow every PE's
+ * atomics), so the time is the slowest PE's, not what this one waited.
+ */
+static uint64_t timed(void)
+{
+	OK(ubshmem_barrier_all());
+	return ubshmem_model_ns();
+}
+
+static uint64_t took(uint64_t start)
+{
+	last_ns = timed();
+	return last_ns - start;
+}
+
+#define COLL_BIG	(1 << 20)
+
+/* The per-PE sizes of the tests: one, odd, a few KiB, 1 MiB in all. */
+static size_t coll_size(int s, size_t all)
+{
+	static const size_t small[] = { 1, 7, 4099 };
+
+	return s < 3 ? small[s] : all;
+}
+
+/*
+ * All-reduce of 1, 7 and 4099 elements, and 1 MiB of float (64 Ki
+ * elements of int32 and bf16: the CPU's reference costs n additions an
+ * element in every PE, which the VM feels at 16 PEs).
+ */
+static void check_allreduce(void)
+{
+	static const char *const names[] = { "int32", "float", "bf16" };
+	unsigned char *src = ubshmem_malloc(COLL_BIG);
+	unsigned char *dst = ubshmem_malloc(COLL_BIG);
+	unsigned char want[4];
+	uint64_t ns[4];
+	int type, s, k, bad;
+
+	for (type = UBSHMEM_INT32; type <= UBSHMEM_BF16; type++) {
+		size_t es = type == UBSHMEM_BF16 ? 2 : 4, i;
+
+		for (s = 0; s < 4; s++) {
+			size_t count = coll_size(s, type == UBSHMEM_FLOAT ?
+						 COLL_BIG / es : 64 << 10);
+
+			for (i = 0; i < count; i++)
+				elem(type, me, i, src + i * es);
+			memset(dst, 0xee, count * es);
+			ns[s] = timed();
+			OK(ubshmem_allreduce(dst, src, count, type,
+					     UBSHMEM_OP_SUM));
+			ns[s] = took(ns[s]);
+			for (k = 0, bad = 0; k < npes && !bad; k++) {
+				for (i = count * k / npes;
+				     i < count * (k + 1) / npes; i++) {
+					ref_sum(type, k, i, want);
+					if (memcmp(dst + i * es, want, es)) {
+						bad = 1;
+						break;
+					}
+				}
+			}
+			CHECK(!bad, "allreduce %s of %zu: element %zu", names[type],
+			      count, bad ? i : 0);
+		}
+		/* only 1 MiB stands clear of the model's noise: float's */
+		CHECK(ns[0] > 0 && (type != UBSHMEM_FLOAT ||
+				    (ns[3] > ns[2] && ns[3] > ns[0])),
+		      "allreduce %s: modeled %llu, %llu, %llu ns", names[type],
+		      (unsigned long long)ns[0], (unsigned long long)ns[2],
+		      (unsigned long long)ns[3]);
+	}
+	CHECK(ubshmem_allreduce(dst, src, 1, 3, UBSHMEM_OP_SUM) == -EINVAL &&
+	      ubshmem_allreduce(dst, src, 1, UBSHMEM_INT32, 1) == -EINVAL &&
+	      ubshmem_allreduce(dst, dst, 1, UBSHMEM_INT32, 0) == -EINVAL,
+	      "allreduce: bad arguments accepted");
+	ubshmem_free(dst);
+	ubshmem_free(src);
+}
+
+/*
+ * Broadcast, all-gather and all-to-all: bytes of a pattern per PE. The
+ * largest all-to-all sends 256 KiB blocks: with blocks of 1 MiB / n, 16
+ * PEs' time would not stand clear of the noise of a small one's.
+ */
+static void check_moves(void)
+{
+	size_t big = npes > 4 ? npes * (COLL_BIG / 4) : COLL_BIG;
+	unsigned char *src = ubshmem_malloc(big);
+	unsigned char *dst = ubshmem_malloc(big);
+	uint64_t bc[4], ag[4], a2a[4];
+	int s, pe, r, ok;
+
+	for (s = 0; s < 4; s++) {
+		size_t size = coll_size(s, COLL_BIG);
+		size_t per = coll_size(s, COLL_BIG / npes);
+		size_t block = coll_size(s, COLL_BIG / 4);
+
+		/* broadcast from the first, the last and a middle PE */
+		for (r = 0; r < 3; r++) {
+			int root = (npes - 1) * r / 2;
+
+			fill(src, me, size);
+			memset(dst, 0xee, size);
+			bc[s] = timed();
+			OK(ubshmem_broadcast(dst, src, size, root));
+			bc[s] = took(bc[s]);
+			CHECK(same(dst, root, size), "broadcast of %zu from %d",
+			      size, root);
+		}
+		fill(src, me, per);
+		memset(dst, 0xee, per * npes);
+		ag[s] = timed();
+		OK(ubshmem_allgather(dst, src, per));
+		ag[s] = took(ag[s]);
+		for (pe = 0, ok = 1; pe < npes; pe++)
+			ok &= same(dst + pe * per, pe, per);
+		CHECK(ok, "allgather of %zu", per);
+		/* block pe of src is meant for pe: its pattern names both */
+		for (pe = 0; pe < npes; pe++)
+			fill(src + pe * block, me * npes + pe, block);
+		memset(dst, 0xee, block * npes);
+		a2a[s] = timed();
+		OK(ubshmem_alltoall(dst, src, block));
+		a2a[s] = took(a2a[s]);
+		for (pe = 0, ok = 1; pe < npes; pe++)
+			ok &= same(dst + pe * block, pe * npes + me, block);
+		CHECK(ok, "alltoall of %zu", block);
+	}
+	/* 1 B and 4 KiB differ by less than the model's noise: not compared */
+	CHECK(bc[0] > 0 && bc[3] > bc[2] && bc[3] > bc[0],
+	      "broadcast: modeled %llu, %llu, %llu ns", (unsigned long long)bc[0],
+	      (unsigned long long)bc[2], (unsigned long long)bc[3]);
+	CHECK(ag[0] > 0 && ag[3] > ag[2] && ag[3] > ag[0],
+	      "allgather: modeled %llu, %llu, %llu ns", (unsigned long long)ag[0],
+	      (unsigned long long)ag[2], (unsigned long long)ag[3]);
+	CHECK(a2a[0] > 0 && a2a[3] > a2a[2] && a2a[3] > a2a[0],
+	      "alltoall: modeled %llu, %llu, %llu ns", (unsigned long long)a2a[0],
+	      (unsigned long long)a2a[2], (unsigned long long)a2a[3]);
+	/* broadcast in place at the root */
+	fill(dst, me, 100);
+	OK(ubshmem_broadcast(dst, dst, 100, npes - 1));
+	CHECK(same(dst, npes - 1, 100), "broadcast in place");
+	CHECK(ubshmem_broadcast(dst, src, 1, npes) == -EINVAL &&
+	      ubshmem_allgather(dst, dst + 1, 8) == -EINVAL &&
+	      ubshmem_alltoall(dst, &me, 1) == -EINVAL,
+	      "collectives: bad arguments accepted");
+	ubshmem_free(dst);
+	ubshmem_free(src);
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "all";
@@ -399,6 +632,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	CHECK(ubshmem_model_ns() == 0, "model_ns before any op");
+	if (!strcmp(what, "coll")) {
+		check_allreduce();
+		check_moves();
+		goto out;
+	}
 	check_teams();
 	check_heap();
 	check_ptr();
@@ -407,6 +645,7 @@ int main(int argc, char **argv)
 	check_signal();
 	check_atomics();
 	check_order();
+out:
 	OK(ubshmem_finalize());
 	CHECK(ubshmem_my_pe() == -1, "my_pe after finalize");
 	if (!failures)

@@ -3,9 +3,10 @@
  * libubshmem and ubrun, end to end in the VM: ubrun starts shmem_prog
  * (the rank program beside this one) as jobs of 4 and 16 ranks, packed
  * and spread, and each rank checks every call of the API against the
- * CPU's expectations; ubrun's placements and environment, the prefix of
- * its ranks' output lines, its exit status when a rank fails (the others
- * killed), when a rank cannot start and when it is sent SIGTERM.
+ * CPU's expectations, then the collectives in jobs of 4, 16 and 7 ranks;
+ * ubrun's placements and environment, the prefix of its ranks' output
+ * lines, its exit status when a rank fails (the others killed), when a
+ * rank cannot start and when it is sent SIGTERM.
  */
 #include <errno.h>
 #include <libgen.h>
@@ -142,16 +143,16 @@ static int count_lines(const char *buf, const char *prefix)
 	return n;
 }
 
-/* Every call of the API in a job of @n ranks placed so. */
-static void all_calls(struct __test_metadata *_metadata, const char *n,
-		      const char *placement)
+/* shmem_prog @what (every call, or the collectives) in a job of @n ranks. */
+static void run_prog(struct __test_metadata *_metadata, const char *what,
+		     const char *n, const char *placement)
 {
 	static struct job j;
 	char prog[PATH_MAX], want[64];
 	int r;
 
 	snprintf(prog, sizeof(prog), "%s/shmem_prog", here());
-	ubrun(&j, 0, (const char *const[]){ "-n", n, placement, prog, "all",
+	ubrun(&j, 0, (const char *const[]){ "-n", n, placement, prog, what,
 					    NULL });
 	if (j.status)
 		TH_LOG("stdout:\n%s\nstderr:\n%s", j.out, j.err);
@@ -166,12 +167,28 @@ static void all_calls(struct __test_metadata *_metadata, const char *n,
 
 TEST_F_TIMEOUT(shmem, calls_4_pack, 120)
 {
-	all_calls(_metadata, "4", "--placement=pack");
+	run_prog(_metadata, "all", "4", "--placement=pack");
 }
 
 TEST_F_TIMEOUT(shmem, calls_16_spread, 120)
 {
-	all_calls(_metadata, "16", "--placement=spread");
+	run_prog(_metadata, "all", "16", "--placement=spread");
+}
+
+/* The collectives against the CPU's results: even, wide and odd teams. */
+TEST_F_TIMEOUT(shmem, coll_4_pack, 120)
+{
+	run_prog(_metadata, "coll", "4", "--placement=pack");
+}
+
+TEST_F_TIMEOUT(shmem, coll_16_spread, 120)
+{
+	run_prog(_metadata, "coll", "16", "--placement=spread");
+}
+
+TEST_F_TIMEOUT(shmem, coll_7_nodes, 120)
+{
+	run_prog(_metadata, "coll", "7", "--placement=nodes:3");
 }
 
 /* Rank @r's "env" line in @j, parsed. */
