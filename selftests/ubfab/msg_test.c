@@ -27,7 +27,6 @@
 #define STOKEN		0x0b0e0b0eU	/* the segment's, for WRITE_IMM */
 #define RNR_RETRY	3
 #define RNR_NS		20000
-#define WAIT_MS		20000
 #define AROUND		0xee		/* what the receiver's memory holds */
 
 FIXTURE(msg) {
@@ -80,32 +79,7 @@ FIXTURE_TEARDOWN(msg)
 #define SBUF(off)	(self->sbuf_off + (off))
 #define RBUF(off)	(self->rbuf_off + (off))
 
-#define GET_SQE(q) ({							\
-	struct ubfab_sqe *__sqe = ubfab_queue_get_sqe(q);		\
-	ASSERT_NE(NULL, __sqe);						\
-	__sqe;								\
-})
 
-/* Submit and take the next @n completions of @q into @out. */
-static int complete(struct ubfab_queue *q, struct ubfab_cqe *out,
-		    unsigned int n)
-{
-	struct ubfab_cqe *cqe;
-	unsigned int i;
-	int err;
-
-	err = ubfab_queue_submit(q);
-	if (err < 0 && err != -EIO)
-		return err;
-	for (i = 0; i < n; i++) {
-		err = ubfab_queue_wait_cqe(q, &cqe, WAIT_MS);
-		if (err)
-			return err;
-		out[i] = *cqe;
-		ubfab_queue_cqe_seen(q);
-	}
-	return 0;
-}
 
 /* Take exactly @n receive completions of @rq into @out: 0 or -errno. */
 static int reap(struct ubfab_rq *rq, struct ubfab_rcqe *out, unsigned int n)
@@ -114,7 +88,7 @@ static int reap(struct ubfab_rq *rq, struct ubfab_rcqe *out, unsigned int n)
 	int r;
 
 	while (got < n) {
-		r = ubfab_rq_reap(rq, out + got, n - got, WAIT_MS);
+		r = ubfab_rq_reap(rq, out + got, n - got, UBFAB_TEST_WAIT_MS);
 		if (r <= 0)
 			return r ? r : -ETIMEDOUT;
 		got += r;
@@ -141,7 +115,7 @@ static long not_byte(const char *p, size_t len, uint8_t byte)
 	__s->opcode = (op);						\
 	if ((op) == UBFAB_OP_SEND)					\
 		__s->value = 0;						\
-	ASSERT_EQ(0, complete(self->q, (cqe), 1));			\
+	ASSERT_EQ(0, ubfab_test_complete(self->q, (cqe), 1));			\
 } while (0)
 
 TEST_F(msg, send_in_order)
@@ -165,7 +139,7 @@ TEST_F(msg, send_in_order)
 	s = GET_SQE(self->q);
 	ubfab_prep_send_imm(s, 0, 0, self->rx_eid, self->rq->id, RTOKEN, 7);
 	ubfab_sqe_set_data(s, 3);
-	ASSERT_EQ(0, complete(self->q, cqe, 3));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 3));
 	for (i = 0; i < 3; i++) {
 		EXPECT_EQ(i + 1, cqe[i].user_data);
 		EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
@@ -237,7 +211,7 @@ TEST_F(msg, write_imm)
 	s = GET_SQE(self->q);
 	ubfab_prep_write_imm(s, SBUF(8), ubfab_import_addr(&imp, 65536), 3000,
 			     self->rq->id, RTOKEN, 0x1234);
-	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe.status);
 	EXPECT_EQ(3000, cqe.bytes);
 	ASSERT_EQ(0, reap(self->rq, &rc, 1));
@@ -255,7 +229,7 @@ TEST_F(msg, write_imm)
 	s = GET_SQE(self->q);
 	ubfab_prep_write_imm(s, SBUF(8), ubfab_import_addr(&imp, 0), 3000,
 			     self->rq->id, RTOKEN, 1);
-	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_RNR_RETRY_EXC, cqe.status);
 	EXPECT_EQ(0, cqe.bytes);
 	EXPECT_EQ(-1, not_byte(self->rbuf, 65536, AROUND));
@@ -268,7 +242,7 @@ TEST_F(msg, rnr)
 
 	/* the clock before: a NOP */
 	ubfab_prep_nop(GET_SQE(self->q));
-	ASSERT_EQ(0, complete(self->q, &before, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &before, 1));
 	SEND1(&cqe, UBFAB_OP_SEND, 0, 64, self->rx_eid, self->rq->id, RTOKEN,
 	      0);
 	EXPECT_EQ(UBFAB_CQE_RNR_RETRY_EXC, cqe.status);
@@ -382,7 +356,7 @@ TEST_F(msg, bad_entries)
 		case 4: s->remote = 1ULL << 32; break;
 		case 5: s->length = 0; s->local = 64; break;
 		}
-		ASSERT_EQ(0, complete(self->q, &cqe, 1));
+		ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 		EXPECT_EQ(UBFAB_CQE_BAD_ENTRY, cqe.status) TH_LOG("case %d", i);
 		ASSERT_EQ(0, ubfab_queue_reset(self->q));
 	}
@@ -391,12 +365,12 @@ TEST_F(msg, bad_entries)
 	ubfab_prep_send_imm(s, SBUF(0), 64, self->rx_eid, self->rq->id,
 			    RTOKEN, 1);
 	s->opcode = UBFAB_OP_SEND;
-	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_BAD_ENTRY, cqe.status);
 	ASSERT_EQ(0, ubfab_queue_reset(self->q));
 	s = GET_SQE(self->q);
 	ubfab_prep_write_imm(s, SBUF(0), 0, 0, self->rq->id, RTOKEN, 1);
-	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_BAD_ENTRY, cqe.status);
 	ASSERT_EQ(0, ubfab_queue_reset(self->q));
 	/* a local range in no allocation */
@@ -445,7 +419,7 @@ TEST_F(msg, bad_receives)
 	ubfab_prep_write_imm(GET_SQE(self->q), SBUF(0),
 			     ubfab_import_addr(&imp, 4096), 64, self->rq->id,
 			     RTOKEN, 9);
-	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_REMOTE_OP, cqe.status);
 	ASSERT_EQ(0, reap(self->rq, &rc, 1));
 	EXPECT_EQ(3, rc.user_data);
@@ -507,7 +481,7 @@ static void *close_after(void *arg)
 	int r;
 
 	while (got < c->after) {
-		r = ubfab_rq_reap(c->rq, rc, 16, WAIT_MS);
+		r = ubfab_rq_reap(c->rq, rc, 16, UBFAB_TEST_WAIT_MS);
 		if (r <= 0)
 			break;
 		got += r;
@@ -532,14 +506,14 @@ TEST_F(msg, closed_while_sending)
 				id, RTOKEN);
 		if (i == 15) {
 			/* the receiver posts more while it reaps */
-			ASSERT_EQ(0, complete(self->q, cqe, 16));
+			ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 16));
 			for (ok = 0; ok < 16; ok++)
 				ASSERT_EQ(UBFAB_CQE_OK, cqe[ok].status);
 			ASSERT_EQ(0, ubfab_rq_post(self->rq, RBUF(0), 4096,
 						   99));
 		}
 	}
-	ASSERT_EQ(0, complete(self->q, cqe, 48));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 48));
 	pthread_join(t, NULL);
 	self->rq = NULL;
 	/* OK while it was there, then one failure and the rest flushed */
@@ -582,7 +556,7 @@ static int sender(const char *name, uint32_t eid, uint32_t rqn, int tag)
 		ubfab_prep_send_imm(ubfab_queue_get_sqe(q), off + i * MSG_LEN,
 				    MSG_LEN, eid, rqn, RTOKEN, tag << 16 | i);
 		if (ubfab_queue_submit(q) < 0 ||
-		    ubfab_queue_wait_cqe(q, &cqe, WAIT_MS) ||
+		    ubfab_queue_wait_cqe(q, &cqe, UBFAB_TEST_WAIT_MS) ||
 		    cqe->status != UBFAB_CQE_OK)
 			return 2;
 		ubfab_queue_cqe_seen(q);
@@ -658,7 +632,7 @@ TEST_F(msg, model_time)
 				      UBFAB_SEG_WRITE, &imp));
 	ubfab_prep_write(GET_SQE(self->q), SBUF(0),
 			 ubfab_import_addr(&imp, 0), 4096);
-	ASSERT_EQ(0, complete(self->q, &w, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &w, 1));
 	ASSERT_EQ(UBFAB_CQE_OK, w.status);
 	ASSERT_GT(w.model_ns, 0);
 	ASSERT_EQ(0, ubfab_rq_post(self->rq, RBUF(8192), 4096, 1));

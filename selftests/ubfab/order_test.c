@@ -27,12 +27,6 @@
 #define ISSUE_NS	200		/* issue-ps of profile cm384, in ns */
 #define BIG		(1U << 20)
 
-/* The next SQ entry of @q; the test fails if there is none. */
-#define GET_SQE(q) ({							\
-	struct ubfab_sqe *__sqe = ubfab_queue_get_sqe(q);		\
-	ASSERT_NE(NULL, __sqe);						\
-	__sqe;								\
-})
 
 /* A sender: an entity, a queue on it, an import of the receiver's memory. */
 struct sender {

@@ -38,7 +38,6 @@
 #define RWA		(UBFAB_SEG_READ | UBFAB_SEG_WRITE | UBFAB_SEG_ATOMIC)
 #define SEG_LEN		(1UL << 20)	/* 16 plane chunks */
 #define LOC_LEN		(1UL << 20)
-#define WAIT_MS		20000		/* for one completion, under TCG */
 #define SLOW		120		/* seconds, for the multi-process tests */
 /*
  * The model's issue overhead: issue-ps of profile cm384, in force in each
@@ -114,36 +113,7 @@ FIXTURE_TEARDOWN(queue)
 /* The local address of byte @off of the fixture's allocation. */
 #define LOC(off)	(self->loc_off + (off))
 
-/* The next SQ entry of @q; the test fails if there is none. */
-#define GET_SQE(q) ({							\
-	struct ubfab_sqe *__sqe = ubfab_queue_get_sqe(q);		\
-	ASSERT_NE(NULL, __sqe);						\
-	__sqe;								\
-})
 
-/*
- * Submit what was posted (even to a queue in the error state) and take
- * the next @n completions, in order, into @out. 0 or a negative errno.
- */
-static int complete(struct ubfab_queue *q, struct ubfab_cqe *out,
-		    unsigned int n)
-{
-	struct ubfab_cqe *cqe;
-	unsigned int i;
-	int err;
-
-	err = ubfab_queue_submit(q);
-	if (err < 0 && err != -EIO)
-		return err;
-	for (i = 0; i < n; i++) {
-		err = ubfab_queue_wait_cqe(q, &cqe, WAIT_MS);
-		if (err)
-			return err;
-		out[i] = *cqe;
-		ubfab_queue_cqe_seen(q);
-	}
-	return 0;
-}
 
 /* Byte @i of the pattern numbered @seed. */
 static uint8_t pat(unsigned int seed, size_t i)
@@ -285,7 +255,7 @@ TEST_F(queue, nop)
 	EXPECT_EQ(UBFAB_QUEUE_DEFAULT_ENTRIES - 1,
 		  ubfab_queue_sq_space(self->q));
 	ASSERT_EQ(1, ubfab_queue_submit(self->q));
-	ASSERT_EQ(0, ubfab_queue_wait_cqe(self->q, &c, WAIT_MS));
+	ASSERT_EQ(0, ubfab_queue_wait_cqe(self->q, &c, UBFAB_TEST_WAIT_MS));
 	cqe = *c;
 	EXPECT_EQ(1, ubfab_queue_cq_ready(self->q));
 	ubfab_queue_cqe_seen(self->q);
@@ -353,7 +323,7 @@ static void move_sizes(struct __test_metadata *_metadata,
 		else
 			ubfab_prep_read(sqe, LOC(l), REM(r), len);
 		ubfab_sqe_set_data(sqe, i);
-		ASSERT_EQ(0, complete(self->q, &cqe, 1));
+		ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 		EXPECT_EQ(UBFAB_CQE_OK, cqe.status) TH_LOG("length %u", len);
 		EXPECT_EQ(i, cqe.user_data);
 		EXPECT_EQ(opcode, cqe.opcode);
@@ -372,7 +342,7 @@ TEST_F_TIMEOUT(queue, write_sizes, SLOW)
 	/* the last byte of the segment */
 	self->loc[0] = 'z';
 	ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(SEG_LEN - 1), 1);
-	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe.status);
 	EXPECT_EQ('z', self->seg[SEG_LEN - 1]);
 }
@@ -449,7 +419,7 @@ TEST_F_TIMEOUT(queue, untouched_pages, SLOW)
 		ubfab_prep_read(sqe, src_off + l,
 				ubfab_import_addr(&imp, SLOTS_LEN + slot + r),
 				len);
-		ASSERT_EQ(0, complete(self->q, cqe, 3));
+		ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 3));
 		EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status) TH_LOG("length %u", len);
 		EXPECT_EQ(UBFAB_CQE_OK, cqe[1].status) TH_LOG("length %u", len);
 		EXPECT_EQ(UBFAB_CQE_OK, cqe[2].status) TH_LOG("length %u", len);
@@ -494,7 +464,7 @@ TEST_F(queue, ordered_batch)
 	sqe = GET_SQE(self->q);
 	ubfab_prep_read(sqe, LOC(512 * 1024), REM(4096), 8192);
 	ubfab_sqe_set_data(sqe, 8);
-	ASSERT_EQ(0, complete(self->q, cqe, 9));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 9));
 	for (i = 0; i < 9; i++) {
 		EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
 		EXPECT_EQ(i, cqe[i].user_data);
@@ -577,7 +547,7 @@ TEST_F_TIMEOUT(queue, write_notify_dispatch, SLOW)
 		ubfab_prep_write_notify(sqe, LOC(0), REM(8192), TOKENS_LEN,
 					ubfab_import_addr(&flags_imp, 0), 1);
 		ubfab_sqe_set_data(sqe, r);
-		ASSERT_EQ(0, complete(self->q, &cqe, 1));
+		ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 		ASSERT_EQ(UBFAB_CQE_OK, cqe.status);
 		EXPECT_EQ(r, cqe.user_data);
 		EXPECT_EQ(UBFAB_OP_WRITE_NOTIFY, cqe.opcode);
@@ -605,7 +575,7 @@ TEST_F(queue, write_notify_same_segment)
 	sqe = GET_SQE(self->q);
 	ubfab_prep_write_notify(sqe, LOC(0), REM(1), 5000,
 				REM(SEG_LEN - 64), 2);
-	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe.status);
 	EXPECT_EQ(40, cqe.result);
 	EXPECT_EQ(42, *word);
@@ -645,7 +615,7 @@ TEST_F(queue, atomics)
 		ubfab_prep_atomic(sqe, ops[i].op, REM(3 * PAGE + 8),
 				  ops[i].value, ops[i].compare);
 		ubfab_sqe_set_data(sqe, i);
-		ASSERT_EQ(0, complete(self->q, &cqe, 1));
+		ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 		EXPECT_EQ(UBFAB_CQE_OK, cqe.status) TH_LOG("case %u", i);
 		EXPECT_EQ(i, cqe.user_data);
 		EXPECT_EQ(UBFAB_OP_ATOMIC, cqe.opcode);
@@ -701,7 +671,7 @@ static void adder(uint32_t eid, uint32_t tid, uint64_t word_off,
 		uint64_t last = 0;
 
 		for (i = 0; i < ADDS; i++) {
-			if (complete(q[k], &cqe, 1) || cqe.status ||
+			if (ubfab_test_complete(q[k], &cqe, 1) || cqe.status ||
 			    cqe.result >= ADD_TOTAL)
 				_exit(6);
 			/* one queue's entries run in order */
@@ -769,7 +739,7 @@ TEST_F(queue, copy_and_fill)
 	sqe = GET_SQE(self->q);
 	ubfab_prep_fill(sqe, LOC(LOC_LEN - 1), 0, 1);
 	ubfab_sqe_set_data(sqe, 3);
-	ASSERT_EQ(0, complete(self->q, cqe, 3));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 3));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ(UBFAB_OP_COPY, cqe[0].opcode);
 	EXPECT_EQ(200000, cqe[0].bytes);
@@ -794,7 +764,7 @@ TEST_F(queue, copy_and_fill)
 	ubfab_prep_fill(sqe, LOC(0), 0x77, 4096);
 	sqe = GET_SQE(self->q);
 	ubfab_prep_copy(sqe, LOC(8192), LOC(0), 4096);
-	ASSERT_EQ(0, complete(self->q, cqe, 2));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 2));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[1].status);
 	EXPECT_EQ(-1, check_byte(self->loc + 8192, 4096, 0x77));
 }
@@ -1069,7 +1039,7 @@ TEST_F_TIMEOUT(queue, bad_entries, SLOW)
 		sqe = GET_SQE(self->q);
 		ubfab_prep_write(sqe, LOC(0), REM(0), 4096);
 		ubfab_sqe_set_data(sqe, 3);
-		ASSERT_EQ(0, complete(self->q, cqe, 3));
+		ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 3));
 		EXPECT_EQ(c->status, cqe[0].status) TH_LOG("%s", c->name);
 		EXPECT_EQ(1, cqe[0].user_data);
 		EXPECT_EQ(0, cqe[0].bytes) TH_LOG("%s", c->name);
@@ -1085,7 +1055,7 @@ TEST_F_TIMEOUT(queue, bad_entries, SLOW)
 		ubfab_prep_nop(sqe);
 		ubfab_sqe_set_data(sqe, 4);
 		EXPECT_EQ(-EIO, ubfab_queue_submit(self->q));
-		ASSERT_EQ(0, complete(self->q, cqe, 1));
+		ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 		EXPECT_EQ(UBFAB_CQE_FLUSHED, cqe[0].status);
 		EXPECT_EQ(4, cqe[0].user_data);
 
@@ -1094,7 +1064,7 @@ TEST_F_TIMEOUT(queue, bad_entries, SLOW)
 		sqe = GET_SQE(self->q);
 		ubfab_prep_nop(sqe);
 		ubfab_sqe_set_data(sqe, 5);
-		ASSERT_EQ(0, complete(self->q, cqe, 1));
+		ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 		EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status) TH_LOG("%s", c->name);
 		EXPECT_EQ(5, cqe[0].user_data);
 		EXPECT_FALSE(ubfab_queue_sq_flags(self->q) & UBFAB_SQ_ERROR);
@@ -1128,18 +1098,18 @@ TEST_F(queue, revoked)
 				      tid, TOKEN, RWA, &imp));
 	ubfab_prep_atomic(GET_SQE(self->q), UBFAB_ATOMIC_FETCH_ADD,
 			  ubfab_import_addr(&imp, 8), 1, 0);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ(1, *word);
 
 	ASSERT_EQ(0, ubfab_dev_unexport(self->exp, tid));
-	ASSERT_EQ(0, ubfab_dev_event_wait(self->npu1, &ev, WAIT_MS));
+	ASSERT_EQ(0, ubfab_dev_event_wait(self->npu1, &ev, UBFAB_TEST_WAIT_MS));
 	EXPECT_EQ(UBFAB_EVENT_REVOKED, ev.type);
 	EXPECT_EQ(imp.mmap_offset, ev.mmap_offset);
 	ubfab_prep_write(GET_SQE(self->q), LOC(0),
 			 ubfab_import_addr(&imp, 0), 16);
 	ubfab_prep_read(GET_SQE(self->q), LOC(0), REM(0), 16);
-	ASSERT_EQ(0, complete(self->q, cqe, 2));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 2));
 	EXPECT_EQ(UBFAB_CQE_REVOKED, cqe[0].status);
 	EXPECT_EQ(UBFAB_CQE_FLUSHED, cqe[1].status);
 	EXPECT_EQ(0, ubfab_queue_reset(self->q));
@@ -1147,20 +1117,20 @@ TEST_F(queue, revoked)
 	/* an atomic too; the fixture's import still works */
 	ubfab_prep_atomic(GET_SQE(self->q), UBFAB_ATOMIC_SWAP,
 			  ubfab_import_addr(&imp, 8), 7, 0);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_REVOKED, cqe[0].status);
 	EXPECT_EQ(1, *word);
 	EXPECT_EQ(0, ubfab_queue_reset(self->q));
 	self->loc[0] = 'k';
 	ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(PAGE), 1);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ('k', self->seg[PAGE]);
 
 	ASSERT_EQ(0, ubfab_dev_unimport(self->npu1, imp.mmap_offset));
 	ubfab_prep_write(GET_SQE(self->q), LOC(0),
 			 ubfab_import_addr(&imp, 0), 16);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_NO_IMPORT, cqe[0].status);
 	ubfab_unmap(addr, PAGE);
 }
@@ -1191,7 +1161,7 @@ static void *hammer_run(void *arg)
 			break;
 		}
 		for (i = 0; i < 16; i++) {
-			err = ubfab_queue_wait_cqe(h->q, &cqe, WAIT_MS);
+			err = ubfab_queue_wait_cqe(h->q, &cqe, UBFAB_TEST_WAIT_MS);
 			if (err) {
 				h->err = err;
 				return NULL;
@@ -1210,7 +1180,7 @@ static void *hammer_run(void *arg)
 /* Start @h and wait until its WRITEs land. */
 static int hammer_start(struct hammer *h, pthread_t *thread)
 {
-	int64_t deadline = now_ms() + WAIT_MS;
+	int64_t deadline = now_ms() + UBFAB_TEST_WAIT_MS;
 
 	if (pthread_create(thread, NULL, hammer_run, h))
 		return -1;
@@ -1327,14 +1297,14 @@ TEST_F(queue, translation_cache)
 	fill_pat(self->loc, 64, 1);
 	ubfab_prep_write(GET_SQE(self->q), LOC(0),
 			 ubfab_import_addr(&imp2, 0), 64);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ(-1, check_pat(seg2, 64, 1));
 
 	ASSERT_EQ(0, ubfab_dev_unimport(self->npu1, imp2.mmap_offset));
 	ubfab_prep_write(GET_SQE(self->q), LOC(0),
 			 ubfab_import_addr(&imp2, 0), 64);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_NO_IMPORT, cqe[0].status);
 	EXPECT_EQ(0, ubfab_queue_reset(self->q));
 
@@ -1345,7 +1315,7 @@ TEST_F(queue, translation_cache)
 	fill_pat(self->loc, 64, 2);
 	ubfab_prep_write(GET_SQE(self->q), LOC(0),
 			 ubfab_import_addr(&imp3, 0), 64);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ(-1, check_pat(seg3, 64, 2));
 	EXPECT_EQ(-1, check_pat(seg2, 64, 1));
@@ -1356,13 +1326,13 @@ TEST_F(queue, translation_cache)
 				   PROT_READ | PROT_WRITE, &addr));
 	fill_pat(addr, 64, 3);
 	ubfab_prep_write(GET_SQE(self->q), loff, REM(0), 64);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ(-1, check_pat(self->seg, 64, 3));
 	ubfab_unmap(addr, PAGE);
 	ASSERT_EQ(0, ubfab_dev_free(self->npu1, loff));
 	ubfab_prep_write(GET_SQE(self->q), loff, REM(0), 64);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_LOCAL_RANGE, cqe[0].status);
 	EXPECT_EQ(0, ubfab_queue_reset(self->q));
 
@@ -1370,13 +1340,13 @@ TEST_F(queue, translation_cache)
 	ASSERT_EQ(loff, off2);
 	/* its memory is new: zeros go out, not the old page's bytes */
 	ubfab_prep_write(GET_SQE(self->q), loff, REM(0), 64);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ(-1, check_byte(self->seg, 64, 0));
 	/* and what comes in lands in it */
 	fill_pat(self->seg + PAGE, 64, 4);
 	ubfab_prep_read(GET_SQE(self->q), loff, REM(PAGE), 64);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	ASSERT_EQ(0, ubfab_dev_map(self->npu1, loff, PAGE,
 				   PROT_READ | PROT_WRITE, &addr));
@@ -1462,7 +1432,7 @@ static void run_counted(struct __test_metadata *_metadata,
 	struct ubfab_cqe cqe;
 
 	ASSERT_EQ(0, counters_get(self, planes, before));
-	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 	ASSERT_EQ(status, cqe.status);
 	ASSERT_EQ(0, counters_get(self, planes, after));
 	if (status != UBFAB_CQE_OK)
@@ -1529,7 +1499,7 @@ TEST_F_TIMEOUT(queue, counters, SLOW)
 		struct ubfab_cqe cqe;
 
 		ubfab_prep_write(GET_SQE(self->q), LOC(0), REM(0), 3);
-		ASSERT_EQ(0, complete(self->q, &cqe, 1));
+		ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 		ASSERT_EQ(UBFAB_CQE_OK, cqe.status);
 	}
 	ASSERT_EQ(0, counters_get(self, fab.planes, &a));
@@ -1689,7 +1659,7 @@ TEST_F_TIMEOUT(queue, small_runs, SLOW)
 		bytes += run_len(i);
 	}
 	ASSERT_EQ(0, counters_get(self, fab.planes, &b));
-	ASSERT_EQ(0, complete(self->q, cqe, RUN));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, RUN));
 	ASSERT_EQ(0, counters_get(self, fab.planes, &a));
 	for (i = 0; i < RUN; i++) {
 		EXPECT_EQ(i, cqe[i].user_data);
@@ -1704,7 +1674,7 @@ TEST_F_TIMEOUT(queue, small_runs, SLOW)
 
 	for (i = 0; i < RUN; i++)
 		post_small(_metadata, self, self->q, i, true, back);
-	ASSERT_EQ(0, complete(self->q, cqe, RUN));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, RUN));
 	for (i = 0; i < RUN; i++) {
 		EXPECT_EQ(i, cqe[i].user_data);
 		EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
@@ -1718,7 +1688,7 @@ TEST_F_TIMEOUT(queue, small_runs, SLOW)
 	fill_pat(self->loc, RUN * RUN_SLOT + 40, 2);
 	for (i = 0; i < RUN; i++)
 		post_small(_metadata, self, q, i, false, 0);
-	ASSERT_EQ(0, complete(q, cqe, RUN));
+	ASSERT_EQ(0, ubfab_test_complete(q, cqe, RUN));
 	for (i = 0; i < RUN; i++)
 		EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
 	EXPECT_EQ(-1, check_run(self->seg + RUN_AT, 2, RUN));
@@ -1733,7 +1703,7 @@ TEST_F_TIMEOUT(queue, small_runs, SLOW)
 		post_small(_metadata, self, q, i, false, 0);
 	for (i = 7; i < RUN; i += 8)
 		q->sqes[i & q->sq_mask].flags = UBFAB_SQE_SIGNAL;
-	ASSERT_EQ(0, complete(q, cqe, RUN / 8));
+	ASSERT_EQ(0, ubfab_test_complete(q, cqe, RUN / 8));
 	for (i = 0; i < RUN / 8; i++) {
 		EXPECT_EQ(i * 8 + 7, cqe[i].user_data);
 		EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
@@ -1748,7 +1718,7 @@ TEST_F_TIMEOUT(queue, small_runs, SLOW)
 		post_small(_metadata, self, self->q, i, false, 0);
 	sqe = &self->q->sqes[(self->q->sq_next - RUN + 20) & self->q->sq_mask];
 	sqe->remote = REM(SEG_LEN - 8);
-	ASSERT_EQ(0, complete(self->q, cqe, RUN));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, RUN));
 	for (i = 0; i < RUN; i++) {
 		EXPECT_EQ(i, cqe[i].user_data);
 		EXPECT_EQ(i < 20 ? UBFAB_CQE_OK : i == 20 ?
@@ -1762,7 +1732,7 @@ TEST_F_TIMEOUT(queue, small_runs, SLOW)
 	for (i = 0; i < 8; i++)
 		post_small(_metadata, self, self->q, i, false, 0);
 	self->q->sqes[(self->q->sq_next - 5) & self->q->sq_mask].value = 1;
-	ASSERT_EQ(0, complete(self->q, cqe, 8));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 8));
 	for (i = 0; i < 8; i++)
 		EXPECT_EQ(i < 3 ? UBFAB_CQE_OK : i == 3 ? UBFAB_CQE_BAD_ENTRY :
 			  UBFAB_CQE_FLUSHED, cqe[i].status) TH_LOG("entry %u", i);
@@ -1901,7 +1871,7 @@ static void writer(uint32_t eid, uint32_t tid, unsigned int w)
 		for (k = 0; k < WRITER_QUEUES; k++) {
 			unsigned int s = w * WRITER_QUEUES + k;
 
-			if (complete(q[k], cqe, 2) || cqe[0].status ||
+			if (ubfab_test_complete(q[k], cqe, 2) || cqe[0].status ||
 			    cqe[1].status)
 				_exit(5);
 			if (check_pat(loc + k * 2 * SLICE + SLICE, SLICE - r,
@@ -1975,7 +1945,7 @@ TEST_F(queue, ring_limits)
 	EXPECT_TRUE(ubfab_queue_sq_flags(q) & UBFAB_SQ_CQ_FULL);
 	EXPECT_LE(1, __atomic_load_n(q->cq_overflow, __ATOMIC_RELAXED));
 	for (i = 0; i < 16; i++) {
-		ASSERT_EQ(0, ubfab_queue_wait_cqe(q, &cqe, WAIT_MS))
+		ASSERT_EQ(0, ubfab_queue_wait_cqe(q, &cqe, UBFAB_TEST_WAIT_MS))
 			TH_LOG("completion %u", i);
 		EXPECT_EQ(i, cqe->user_data);
 		EXPECT_EQ(UBFAB_CQE_OK, cqe->status);
@@ -2010,7 +1980,7 @@ TEST_F(queue, polling)
 			ubfab_prep_fill(sqe, LOC(i * 64), round + 1, 64);
 			ubfab_sqe_set_data(sqe, i);
 		}
-		ASSERT_EQ(0, complete(q, cqe, 32));
+		ASSERT_EQ(0, ubfab_test_complete(q, cqe, 32));
 		for (i = 0; i < 32; i++) {
 			EXPECT_EQ(i, cqe[i].user_data);
 			EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
@@ -2044,7 +2014,7 @@ TEST_F(queue, selective)
 		if (!(i % 2))
 			ubfab_sqe_set_flags(sqe, UBFAB_SQE_SIGNAL);
 	}
-	ASSERT_EQ(0, complete(q, cqe, 2));
+	ASSERT_EQ(0, ubfab_test_complete(q, cqe, 2));
 	EXPECT_EQ(2, cqe[0].user_data);
 	EXPECT_EQ(4, cqe[1].user_data);
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[1].status);
@@ -2061,7 +2031,7 @@ TEST_F(queue, selective)
 	ubfab_prep_nop(sqe);
 	ubfab_sqe_set_data(sqe, 6);
 	ubfab_sqe_set_flags(sqe, UBFAB_SQE_SIGNAL);
-	ASSERT_EQ(0, complete(q, cqe, 2));
+	ASSERT_EQ(0, ubfab_test_complete(q, cqe, 2));
 	EXPECT_EQ(5, cqe[0].user_data);
 	EXPECT_EQ(UBFAB_CQE_BAD_ENTRY, cqe[0].status);
 	EXPECT_EQ(6, cqe[1].user_data);
@@ -2086,13 +2056,13 @@ TEST_F(queue, eventfd)
 	EXPECT_EQ(-1, read(efd, &count, sizeof(count)));
 	EXPECT_EQ(EAGAIN, errno);
 	ubfab_prep_nop(ubfab_queue_get_sqe(q));
-	ASSERT_EQ(0, complete(q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(q, &cqe, 1));
 	ASSERT_EQ(sizeof(count), read(efd, &count, sizeof(count)));
 	EXPECT_LE(1, count);
 	/* the queue holds its own reference to the eventfd */
 	close(efd);
 	ubfab_prep_nop(ubfab_queue_get_sqe(q));
-	ASSERT_EQ(0, complete(q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(q, &cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe.status);
 	ubfab_queue_destroy(q);
 }
@@ -2114,10 +2084,10 @@ TEST_F(queue, waits)
 	ASSERT_LE(0, ubfab_queue_submit(q2));
 	EXPECT_EQ(-ETIMEDOUT, ubfab_queue_wait_cqe(q2, &c, 300));
 	ubfab_prep_event_record(GET_SQE(self->q), 5);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ(1, cqe[0].result);
-	ASSERT_EQ(0, complete(q2, cqe, 2));
+	ASSERT_EQ(0, ubfab_test_complete(q2, cqe, 2));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ(UBFAB_OP_EVENT_WAIT, cqe[0].opcode);
 	EXPECT_EQ(1, cqe[0].result);
@@ -2129,23 +2099,23 @@ TEST_F(queue, waits)
 	ASSERT_LE(0, ubfab_queue_submit(self->q));
 	EXPECT_EQ(-ETIMEDOUT, ubfab_queue_wait_cqe(self->q, &c, 300));
 	__atomic_store_n(word, 42, __ATOMIC_RELEASE);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ(42, cqe[0].result);
 	*word = 100;
 	ubfab_prep_wait_value(GET_SQE(self->q), LOC(64), UBFAB_WAIT_GE, 50, 0);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ(100, cqe[0].result);
 
 	ubfab_prep_wait_value(GET_SQE(self->q), LOC(64), UBFAB_WAIT_EQ, 7,
 			      100);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_TIMEOUT, cqe[0].status);
 	EXPECT_EQ(100, cqe[0].result);
 	EXPECT_EQ(0, ubfab_queue_reset(self->q));
 	ubfab_prep_event_wait(GET_SQE(self->q), 6, 1, 100);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_TIMEOUT, cqe[0].status);
 	EXPECT_EQ(0, cqe[0].result);
 }
@@ -2221,7 +2191,7 @@ static uint64_t model_cost(struct __test_metadata *_metadata,
 
 	EXPECT_EQ(0, ubfab_queue_clock(q, 0, &before));
 	ubfab_prep_entry(GET_SQE(q), op, len, self->loc_off, rem, 0);
-	EXPECT_EQ(0, complete(q, &cqe, 1));
+	EXPECT_EQ(0, ubfab_test_complete(q, &cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe.status);
 	EXPECT_LE(before, cqe.model_ns);
 	return cqe.model_ns - before;
@@ -2236,7 +2206,7 @@ TEST_F(model, nops)
 
 	for (i = 0; i < 10; i++)
 		ubfab_prep_nop(GET_SQE(self->q));
-	ASSERT_EQ(0, complete(self->q, cqe, 10));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 10));
 	for (i = 0; i < 10; i++)
 		EXPECT_EQ((i + 1) * ISSUE_NS, cqe[i].model_ns);
 	ASSERT_EQ(0, ubfab_queue_clock(self->q, 0, &now));
@@ -2253,7 +2223,7 @@ TEST_F(model, compute)
 	ubfab_prep_compute(GET_SQE(self->q), 0);
 	ubfab_prep_compute(GET_SQE(self->q), 1);
 	ubfab_prep_nop(GET_SQE(self->q));
-	ASSERT_EQ(0, complete(self->q, cqe, 4));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 4));
 	EXPECT_EQ(UBFAB_OP_COMPUTE, cqe[0].opcode);
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ(0, cqe[0].bytes);
@@ -2268,7 +2238,7 @@ TEST_F(model, compute)
 	ubfab_prep_compute(sqe, 5);
 	sqe->length = 8;
 	ubfab_prep_nop(GET_SQE(self->q));
-	ASSERT_EQ(0, complete(self->q, cqe, 3));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 3));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	EXPECT_EQ(UBFAB_CQE_BAD_ENTRY, cqe[1].status);
 	EXPECT_EQ(UBFAB_CQE_FLUSHED, cqe[2].status);
@@ -2296,7 +2266,7 @@ TEST_F(model, clock)
 	EXPECT_EQ(5000, now);
 	ASSERT_EQ(0, ubfab_queue_clock(self->q, 0, NULL));
 	ubfab_prep_nop(GET_SQE(self->q));
-	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 	EXPECT_EQ(5000 + ISSUE_NS, cqe.model_ns);
 
 	/* the raw ioctl: size rules of the entity ioctls, known flags */
@@ -2327,7 +2297,7 @@ TEST_F(model, clock)
 	ASSERT_EQ(0, ubfab_queue_clock(self->q, UINT64_MAX, &now));
 	EXPECT_EQ(UINT64_MAX / 1000, now);
 	ubfab_prep_nop(GET_SQE(self->q));
-	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 	EXPECT_EQ(UINT64_MAX / 1000, cqe.model_ns);
 }
 
@@ -2340,9 +2310,9 @@ TEST_F(model, independent_queues)
 
 	ASSERT_EQ(0, ubfab_queue_create(self->npu0, NULL, &q2));
 	ubfab_prep_compute(GET_SQE(self->q), 1000000);
-	ASSERT_EQ(0, complete(self->q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &cqe, 1));
 	ubfab_prep_nop(GET_SQE(q2));
-	ASSERT_EQ(0, complete(q2, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(q2, &cqe, 1));
 	EXPECT_EQ(ISSUE_NS, cqe.model_ns);
 	ASSERT_EQ(0, ubfab_queue_clock(q2, 0, &now));
 	EXPECT_EQ(ISSUE_NS, now);
@@ -2392,7 +2362,7 @@ TEST_F(model, bursts_and_selective)
 	one = model_cost(_metadata, self, self->q, UBFAB_OP_WRITE, NODE, 64);
 	for (i = 0; i < 16; i++)
 		ubfab_prep_write(GET_SQE(self->q), self->loc_off, rem, 64);
-	ASSERT_EQ(0, complete(self->q, cqe, 16));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 16));
 	for (i = 1; i < 16; i++) {
 		EXPECT_EQ(UBFAB_CQE_OK, cqe[i].status);
 		EXPECT_NEAR_NS(one, cqe[i].model_ns - cqe[i - 1].model_ns);
@@ -2408,7 +2378,7 @@ TEST_F(model, bursts_and_selective)
 	sqe = GET_SQE(q);
 	ubfab_prep_nop(sqe);
 	ubfab_sqe_set_flags(sqe, UBFAB_SQE_SIGNAL);
-	ASSERT_EQ(0, complete(q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(q, cqe, 1));
 	EXPECT_EQ(UBFAB_OP_NOP, cqe[0].opcode);
 	EXPECT_LE(5 * ISSUE_NS + 10 + 8 * (one - 1), cqe[0].model_ns);
 	EXPECT_GE(5 * ISSUE_NS + 10 + 8 * (one + 1), cqe[0].model_ns);
@@ -2434,7 +2404,7 @@ TEST_F(model, memsem)
 		if (i & 1)
 			ubfab_sqe_set_flags(sqe, UBFAB_SQE_MEMSEM);
 	}
-	ASSERT_EQ(0, complete(self->q, cqe, 8));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 8));
 	for (i = 1; i < 8; i++)
 		EXPECT_NEAR_NS(i & 1 ? dma - MEMSEM_SAVES_NS : dma,
 			       cqe[i].model_ns - cqe[i - 1].model_ns);
@@ -2445,20 +2415,20 @@ TEST_F(model, memsem)
 	sqe = GET_SQE(self->q);
 	ubfab_prep_write(sqe, self->loc_off, rem, UBFAB_SQE_MEMSEM_MAX_LENGTH);
 	ubfab_sqe_set_flags(sqe, UBFAB_SQE_MEMSEM);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[0].status);
 	sqe = GET_SQE(self->q);
 	ubfab_prep_write(sqe, self->loc_off, rem,
 			 UBFAB_SQE_MEMSEM_MAX_LENGTH + 1);
 	ubfab_sqe_set_flags(sqe, UBFAB_SQE_MEMSEM);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_BAD_ENTRY, cqe[0].status);
 	EXPECT_EQ(0, cqe[0].bytes);
 	EXPECT_EQ(0, ubfab_queue_reset(self->q));
 	sqe = GET_SQE(self->q);
 	ubfab_prep_nop(sqe);
 	ubfab_sqe_set_flags(sqe, UBFAB_SQE_MEMSEM);
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(UBFAB_CQE_BAD_ENTRY, cqe[0].status);
 	EXPECT_EQ(0, ubfab_queue_reset(self->q));
 }
@@ -2490,16 +2460,17 @@ TEST_F(model, wait_value_after_write)
 	ASSERT_EQ(0, ubfab_queue_create(peer, NULL, &qp));
 
 	/* the wait first, at clock 0; then the write, 1 ms later */
-	ubfab_prep_wait_value(GET_SQE(self->q), off, UBFAB_WAIT_GE, 1, WAIT_MS);
+	ubfab_prep_wait_value(GET_SQE(self->q), off, UBFAB_WAIT_GE, 1,
+			      UBFAB_TEST_WAIT_MS);
 	ASSERT_LE(0, ubfab_queue_submit(self->q));
 	ubfab_prep_compute(GET_SQE(qp), 1000000);
 	ubfab_prep_write_notify(GET_SQE(qp), poff,
 				ubfab_import_addr(&back, 64), 64,
 				ubfab_import_addr(&back, 0), 1);
-	ASSERT_EQ(0, complete(qp, cqe, 2));
+	ASSERT_EQ(0, ubfab_test_complete(qp, cqe, 2));
 	ASSERT_EQ(UBFAB_CQE_OK, cqe[1].status);
 	end = cqe[1].model_ns;
-	ASSERT_EQ(0, complete(self->q, &w, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &w, 1));
 	ASSERT_EQ(UBFAB_CQE_OK, w.status);
 	/* the arrival: the write's end less the acknowledgment's way back */
 	EXPECT_LT(1000000, w.model_ns);
@@ -2507,14 +2478,15 @@ TEST_F(model, wait_value_after_write)
 	EXPECT_GE(end - 187, w.model_ns);
 
 	/* an ATOMIC 5 ms on; the waiting queue is far behind */
-	ubfab_prep_wait_value(GET_SQE(self->q), off, UBFAB_WAIT_EQ, 2, WAIT_MS);
+	ubfab_prep_wait_value(GET_SQE(self->q), off, UBFAB_WAIT_EQ, 2,
+			      UBFAB_TEST_WAIT_MS);
 	ASSERT_LE(0, ubfab_queue_submit(self->q));
 	ubfab_prep_compute(GET_SQE(qp), 5000000);
 	ubfab_prep_atomic(GET_SQE(qp), UBFAB_ATOMIC_FETCH_ADD,
 			  ubfab_import_addr(&back, 0), 1, 0);
-	ASSERT_EQ(0, complete(qp, cqe, 2));
+	ASSERT_EQ(0, ubfab_test_complete(qp, cqe, 2));
 	end = cqe[1].model_ns;
-	ASSERT_EQ(0, complete(self->q, &w, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &w, 1));
 	ASSERT_EQ(UBFAB_CQE_OK, w.status);
 	EXPECT_LE(end - 188, w.model_ns);
 	EXPECT_GE(end - 187, w.model_ns);
@@ -2523,12 +2495,13 @@ TEST_F(model, wait_value_after_write)
 	flags[1] = 7;
 	ASSERT_EQ(0, ubfab_queue_clock(self->q, 0, &end));
 	ubfab_prep_wait_value(GET_SQE(self->q), off + 8, UBFAB_WAIT_EQ, 7,
-			      WAIT_MS);
-	ASSERT_EQ(0, complete(self->q, &w, 1));
+			      UBFAB_TEST_WAIT_MS);
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &w, 1));
 	EXPECT_EQ(end + ISSUE_NS, w.model_ns);
 	ASSERT_EQ(0, ubfab_queue_create(self->npu0, NULL, &q2));
-	ubfab_prep_wait_value(GET_SQE(q2), off + 8, UBFAB_WAIT_EQ, 7, WAIT_MS);
-	ASSERT_EQ(0, complete(q2, &w, 1));
+	ubfab_prep_wait_value(GET_SQE(q2), off + 8, UBFAB_WAIT_EQ, 7,
+			      UBFAB_TEST_WAIT_MS);
+	ASSERT_EQ(0, ubfab_test_complete(q2, &w, 1));
 	EXPECT_EQ(ISSUE_NS, w.model_ns);
 
 	/* freed and allocated again: the old stamp is gone with the memory */
@@ -2540,8 +2513,9 @@ TEST_F(model, wait_value_after_write)
 	ASSERT_EQ(0, ubfab_dev_map(self->npu0, off, 4096,
 				   PROT_READ | PROT_WRITE, (void **)&flags));
 	flags[0] = 2;
-	ubfab_prep_wait_value(GET_SQE(q2), off, UBFAB_WAIT_EQ, 2, WAIT_MS);
-	ASSERT_EQ(0, complete(q2, &w, 1));
+	ubfab_prep_wait_value(GET_SQE(q2), off, UBFAB_WAIT_EQ, 2,
+			      UBFAB_TEST_WAIT_MS);
+	ASSERT_EQ(0, ubfab_test_complete(q2, &w, 1));
 	EXPECT_EQ(2 * ISSUE_NS, w.model_ns);
 	ubfab_queue_destroy(q2);
 }
@@ -2553,20 +2527,20 @@ TEST_F(model, event_wait_after_record)
 	struct ubfab_cqe cqe[2], w;
 
 	ASSERT_EQ(0, ubfab_queue_create(self->npu0, NULL, &q2));
-	ubfab_prep_event_wait(GET_SQE(q2), 3, 1, WAIT_MS);
+	ubfab_prep_event_wait(GET_SQE(q2), 3, 1, UBFAB_TEST_WAIT_MS);
 	ASSERT_LE(0, ubfab_queue_submit(q2));
 	ubfab_prep_compute(GET_SQE(self->q), 2000000);
 	ubfab_prep_event_record(GET_SQE(self->q), 3);
-	ASSERT_EQ(0, complete(self->q, cqe, 2));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 2));
 	EXPECT_EQ(2000000 + ISSUE_NS, cqe[1].model_ns);
-	ASSERT_EQ(0, complete(q2, &w, 1));
+	ASSERT_EQ(0, ubfab_test_complete(q2, &w, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, w.status);
 	EXPECT_EQ(2000000 + ISSUE_NS, w.model_ns);
 
 	/* a waiter already later than the record: its own clock and issue */
 	ubfab_prep_compute(GET_SQE(q2), 3000000);
-	ubfab_prep_event_wait(GET_SQE(q2), 3, 1, WAIT_MS);
-	ASSERT_EQ(0, complete(q2, cqe, 2));
+	ubfab_prep_event_wait(GET_SQE(q2), 3, 1, UBFAB_TEST_WAIT_MS);
+	ASSERT_EQ(0, ubfab_test_complete(q2, cqe, 2));
 	EXPECT_EQ(5000000 + 2 * ISSUE_NS, cqe[1].model_ns);
 	ubfab_queue_destroy(q2);
 }
@@ -2589,15 +2563,16 @@ TEST_F(model, stamp_before_cpu_store)
 	ASSERT_EQ(0, ubfab_dev_map(self->npu0, off, 4096,
 				   PROT_READ | PROT_WRITE, (void **)&flags));
 	ASSERT_EQ(0, ubfab_queue_create(self->npu0, NULL, &q2));
-	ubfab_prep_wait_value(GET_SQE(q2), off + 16, UBFAB_WAIT_EQ, 9, WAIT_MS);
+	ubfab_prep_wait_value(GET_SQE(q2), off + 16, UBFAB_WAIT_EQ, 9,
+			      UBFAB_TEST_WAIT_MS);
 	ASSERT_LE(0, ubfab_queue_submit(q2));
 	ubfab_prep_compute(GET_SQE(self->q), 3000000);
-	ASSERT_EQ(0, complete(self->q, &w, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, &w, 1));
 	ASSERT_EQ(0, ubfab_queue_stamp(self->q, off + 16, UBFAB_STAMP_LOCAL,
 				       &now));
 	EXPECT_EQ(3000000, now);
 	flags[2] = 9;
-	ASSERT_EQ(0, complete(q2, &w, 1));
+	ASSERT_EQ(0, ubfab_test_complete(q2, &w, 1));
 	EXPECT_EQ(UBFAB_CQE_OK, w.status);
 	EXPECT_EQ(3000000, w.model_ns);
 
@@ -2643,7 +2618,7 @@ TEST_F(model, off)
 	ubfab_prep_nop(GET_SQE(self->q));
 	ubfab_prep_compute(GET_SQE(self->q), 1000);
 	ubfab_prep_write(GET_SQE(self->q), self->loc_off, rem, 64);
-	ASSERT_EQ(0, complete(self->q, cqe, 3));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 3));
 	EXPECT_EQ(0, cqe[0].model_ns);
 	EXPECT_EQ(0, cqe[1].model_ns);
 	EXPECT_EQ(UBFAB_CQE_OK, cqe[2].status);
@@ -2656,7 +2631,7 @@ TEST_F(model, off)
 
 	ASSERT_EQ(0, write_file(param, "1"));
 	ubfab_prep_nop(GET_SQE(self->q));
-	ASSERT_EQ(0, complete(self->q, cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(self->q, cqe, 1));
 	EXPECT_EQ(7 + ISSUE_NS, cqe[0].model_ns);
 }
 
@@ -2683,7 +2658,7 @@ TEST_F(model, timing_only)
 		/* the peer's segment is zeros: a READ would clear this */
 		memset(loc, 0xa5, lens[i]);
 		ubfab_prep_read(GET_SQE(t), self->loc_off, rem, lens[i]);
-		ASSERT_EQ(0, complete(t, &tc, 1));
+		ASSERT_EQ(0, ubfab_test_complete(t, &tc, 1));
 		EXPECT_EQ(UBFAB_CQE_OK, tc.status);
 		EXPECT_EQ(lens[i], tc.bytes);
 		EXPECT_EQ(0xa5, loc[0]);
@@ -2694,7 +2669,7 @@ TEST_F(model, timing_only)
 		 */
 		ASSERT_EQ(0, ubfab_queue_clock(n, 1000000000, NULL));
 		ubfab_prep_read(GET_SQE(n), self->loc_off, rem, lens[i]);
-		ASSERT_EQ(0, complete(n, &nc, 1));
+		ASSERT_EQ(0, ubfab_test_complete(n, &nc, 1));
 		EXPECT_GE(tc.model_ns + 2, nc.model_ns - 1000000000);
 		EXPECT_LE(tc.model_ns, nc.model_ns - 1000000000 + 2);
 		EXPECT_EQ(0, loc[0]);
@@ -2710,7 +2685,7 @@ TEST_F(model, timing_only)
 	ubfab_prep_atomic(GET_SQE(t), UBFAB_ATOMIC_FETCH_ADD, rem + 8, 3, 0);
 	ubfab_prep_atomic(GET_SQE(t), UBFAB_ATOMIC_FETCH_ADD, rem + 8, 3, 0);
 	ubfab_prep_write(GET_SQE(t), self->loc_off, rem + SEG_LEN - 8, 64);
-	ASSERT_EQ(0, complete(t, c, 4));
+	ASSERT_EQ(0, ubfab_test_complete(t, c, 4));
 	EXPECT_EQ(UBFAB_CQE_OK, c[0].status);
 	EXPECT_EQ(64, c[0].bytes);
 	EXPECT_EQ(0xa5, loc[0]);
@@ -2826,7 +2801,7 @@ static void run_flows(struct __test_metadata *_metadata,
 			ubfab_prep_write(GET_SQE(self->f[i].q), self->f[i].loc,
 					 ubfab_import_addr(&self->f[i].imp, 0),
 					 len);
-			ASSERT_EQ(0, complete(self->f[i].q, &cqe, 1));
+			ASSERT_EQ(0, ubfab_test_complete(self->f[i].q, &cqe, 1));
 			ASSERT_EQ(UBFAB_CQE_OK, cqe.status);
 			self->f[i].end = cqe.model_ns;
 		}
@@ -2927,17 +2902,17 @@ TEST_F(contention, notify_incast)
 	attr.flags = UBFAB_QUEUE_TIMING;
 	ASSERT_EQ(0, ubfab_queue_create(self->f[7].dst, &attr, &w));
 	ubfab_prep_wait_value(GET_SQE(w), self->f[7].seg + flag,
-			      UBFAB_WAIT_GE, 1, WAIT_MS);
+			      UBFAB_WAIT_GE, 1, UBFAB_TEST_WAIT_MS);
 	ASSERT_LE(0, ubfab_queue_submit(w));
 	for (i = 0; i < 8; i++) {
 		rem = ubfab_import_addr(&self->f[i].imp, 0);
 		ubfab_prep_write_notify(GET_SQE(self->f[i].q), self->f[i].loc,
 					rem, flag, rem + flag, 1);
-		ASSERT_EQ(0, complete(self->f[i].q, &cqe, 1));
+		ASSERT_EQ(0, ubfab_test_complete(self->f[i].q, &cqe, 1));
 		ASSERT_EQ(UBFAB_CQE_OK, cqe.status);
 		last = cqe.model_ns;
 	}
-	ASSERT_EQ(0, complete(w, &wc, 1));
+	ASSERT_EQ(0, ubfab_test_complete(w, &wc, 1));
 	ubfab_queue_destroy(w);
 	ASSERT_EQ(UBFAB_CQE_OK, wc.status);
 	ASSERT_EQ(1, wc.result);
@@ -3069,7 +3044,7 @@ TEST_F(contention, link_counters)
 	run_flows(_metadata, self, 4, FLOW_LEN);
 	ubfab_prep_read(GET_SQE(f->q), f->loc, ubfab_import_addr(&f->imp, 0),
 			64 << 10);
-	ASSERT_EQ(0, complete(f->q, &cqe, 1));
+	ASSERT_EQ(0, ubfab_test_complete(f->q, &cqe, 1));
 	ASSERT_EQ(UBFAB_CQE_OK, cqe.status);
 	ASSERT_EQ(0, ubfab_nl_open(&nl));
 	s.a = ubfab_dev_eid(f->src);

@@ -42,12 +42,6 @@
 #define UD_NOTIFY	0x7e57000000000005ULL
 #define UD_WAIT		0x7e57000000000006ULL
 
-/* The next SQ entry of @q; the test fails if there is none. */
-#define GET_SQE(q) ({							\
-	struct ubfab_sqe *__sqe = ubfab_queue_get_sqe(q);		\
-	ASSERT_NE(NULL, __sqe);						\
-	__sqe;								\
-})
 
 /* The trace, cut into lines; @line[i] points into @buf. */
 struct trace {

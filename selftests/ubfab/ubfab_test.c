@@ -234,3 +234,23 @@ int ubfab_engines_unbounded(void)
 	ubfab_nl_close(nl);
 	return err;
 }
+
+int ubfab_test_complete(struct ubfab_queue *q, struct ubfab_cqe *out,
+			unsigned int n)
+{
+	struct ubfab_cqe *cqe;
+	unsigned int i;
+	int err;
+
+	err = ubfab_queue_submit(q);
+	if (err < 0 && err != -EIO)
+		return err;
+	for (i = 0; i < n; i++) {
+		err = ubfab_queue_wait_cqe(q, &cqe, UBFAB_TEST_WAIT_MS);
+		if (err)
+			return err;
+		out[i] = *cqe;
+		ubfab_queue_cqe_seen(q);
+	}
+	return 0;
+}

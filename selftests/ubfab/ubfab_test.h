@@ -2,7 +2,8 @@
 /*
  * Helpers shared by the ubfab selftests: loading and unloading the module,
  * finding its netlink family, reading sysfs, watching the kernel log,
- * memory cgroups, and the clock.
+ * memory cgroups, and the clock; posting to a queue and taking its
+ * completions.
  */
 #ifndef UBFAB_TEST_H
 #define UBFAB_TEST_H
@@ -71,5 +72,29 @@ int next_cqe(struct ubfab_queue *q, struct ubfab_cqe *out, int timeout_ms);
  * the links), until the module is reloaded. 0 or a negative errno.
  */
 int ubfab_engines_unbounded(void);
+
+struct ubfab_queue;
+struct ubfab_cqe;
+
+/* How long a test waits for one completion, under TCG. */
+#define UBFAB_TEST_WAIT_MS	20000
+
+/*
+ * Submit what was posted to @q (even to a queue in the error state) and
+ * take the next @n completions, in order, into @out, waiting up to
+ * UBFAB_TEST_WAIT_MS for each. 0 or a negative errno.
+ */
+int ubfab_test_complete(struct ubfab_queue *q, struct ubfab_cqe *out,
+			unsigned int n);
+
+/*
+ * The next SQ entry of @q; the test fails if there is none (a test of
+ * the kselftest harness, which defines ASSERT_NE).
+ */
+#define GET_SQE(q) ({							\
+	struct ubfab_sqe *__sqe = ubfab_queue_get_sqe(q);		\
+	ASSERT_NE(NULL, __sqe);						\
+	__sqe;								\
+})
 
 #endif
