@@ -177,6 +177,14 @@ check-python: lib tools
 	@tools/vm/ubvm -k $(VM_KERNEL) -R -t 120 -- /usr/bin/python3 -m pytest \
 		-p no:cacheprovider --color=no -q python/tests
 
+# libubshmem's ranks started by Open MPI's mpirun (PMIx), in the test VM on
+# KVER with the host's mpirun (ubvm -R) and the module (make modules) with
+# shmem_test's fabric of 4 nodes of 16 dies: selftests/ubfab/shmem_mpi.sh.
+check-mpi: lib tools comm selftests
+	@tools/vm/ubvm -k $(VM_KERNEL) -R -t 300 -p "nodes=4 chips_per_node=8 \
+		dies_per_chip=2 cpus_per_node=1 npu_mem=64M cpu_mem=64M" -- \
+		selftests/ubfab/shmem_mpi.sh
+
 python-uapi:
 	@$(MAKE) --no-print-directory -C python uapi
 
@@ -317,6 +325,7 @@ help:
 	@echo '  check-debug  VM tests on the debug kernel (KASAN, lockdep, KUnit,'
 	@echo '               kmemleak, ...) and on the 6.12 PREEMPT_RT kernel'
 	@echo '  check-python the Python binding'"'"'s tests in a VM (for KVER)'
+	@echo '  check-mpi    libubshmem under Open MPI'"'"'s mpirun in a VM (for KVER)'
 	@echo '  python-uapi  regenerate python/ubfab/_uapi.py from the uAPI'
 	@echo '  demo         the cm384 fabric in a VM: ubctl topo, a scenario'
 	@echo '               (modeled latency, bandwidth, incast, a plane down,'
@@ -351,6 +360,6 @@ help:
 	@echo '  V=1 (command lines instead of the short build steps).'
 
 .PHONY: all modules modules-all lib tools comm examples selftests deps \
-	lint check check-debug check-python python-uapi demo deb shell man \
+	lint check check-debug check-python check-mpi python-uapi demo deb shell man \
 	install \
 	clean help FORCE

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libubshmem's start and end: ubshmem_init() reads ubrun's environment,
- * opens the PE's entity, makes its heap, staging buffer and queue,
- * exchanges the heaps' handles and tokens with every PE and imports
- * them; ubshmem_finalize() undoes it. Also who this PE is.
+ * libubshmem's start and end: ubshmem_init() learns who the PE is from
+ * the bootstrap (under ubrun or mpirun), opens its entity, makes its
+ * heap, staging buffer and queue, exchanges the heaps' handles and tokens
+ * with every PE and imports them; ubshmem_finalize() undoes it. Also who this PE is.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,25 +40,8 @@ static uint64_t parse_size(const char *s)
 	return end == s || *end ? 0 : v;
 }
 
-/* An integer variable of the environment in [lo, hi], or @def if unset. */
-static int env_int(const char *name, int def, int lo, int hi, int *out)
-{
-	const char *v = getenv(name);
-	char *end;
-	long x;
-
-	if (!v) {
-		*out = def;
-		return 0;
-	}
-	x = strtol(v, &end, 10);
-	if (end == v || *end || x < lo || x > hi)
-		return -EINVAL;
-	*out = x;
-	return 0;
-}
-
-static void teardown(struct shm_state *s)
+/* @failed: ubshmem_init() failed (the bootstrap stays in the job). */
+static void teardown(struct shm_state *s, int failed)
 {
 	shm_heap_unmap_peers(s);
 	if (s->heap)
@@ -68,8 +51,7 @@ static void teardown(struct shm_state *s)
 	ubfab_queue_destroy(s->q);
 	/* frees the heap, revoking its segment, and drops the imports */
 	ubfab_dev_close(s->dev);
-	if (s->sock >= 0)
-		close(s->sock);
+	shm_boot_end(s, failed);
 	shm_teams_free(s);
 	free(s->peers);
 	free(s->imps);
@@ -138,14 +120,9 @@ static int join(struct shm_state *s, const struct shm_peer *rec)
 	s->maps = calloc(s->n, sizeof(*s->maps));
 	if (!s->peers || !s->imps || !s->maps)
 		return -ENOMEM;
-	if (s->sock < 0) {
-		s->peers[0] = *rec;
-	} else {
-		err = shm_boot_allgather(s->sock, s->me, s->n, rec,
-					 sizeof(*rec), s->peers);
-		if (err)
-			return err;
-	}
+	err = shm_boot_allgather(s, rec, sizeof(*rec), s->peers);
+	if (err)
+		return err;
 	for (pe = 0; pe < s->n; pe++) {
 		const struct shm_peer *p = &s->peers[pe];
 
@@ -161,10 +138,9 @@ static int join(struct shm_state *s, const struct shm_peer *rec)
 
 int ubshmem_init(void)
 {
-	const char *entity = getenv("UBRUN_ENTITY");
-	const char *sock = getenv("UBRUN_SOCK");
 	const char *heap = getenv("UBSHMEM_HEAP_SIZE");
 	long page = sysconf(_SC_PAGESIZE);
+	char entity[UBFAB_NAME_MAX];
 	struct shm_peer rec = { 0 };
 	struct shm_state *s;
 	int err;
@@ -178,21 +154,12 @@ int ubshmem_init(void)
 	s->heap_len = heap ? parse_size(heap) : SHM_HEAP_DEFAULT;
 	s->heap_len = (s->heap_len + page - 1) / page * page;
 	err = s->heap_len > SHM_HEAP_RESERVED ? 0 : -EINVAL;
-	if (!err && sock) {
-		err = env_int("UBRUN_SIZE", 1, 1, 1 << 20, &s->n);
-		if (!err)
-			err = env_int("UBRUN_RANK", 0, 0, s->n - 1, &s->me);
-	} else {
-		s->n = 1;
-	}
 	if (!err)
-		err = ubfab_dev_open(entity ? entity : "npu0", &s->dev);
+		err = shm_boot_start(s, entity);
+	if (!err)
+		err = ubfab_dev_open(entity, &s->dev);
 	if (!err)
 		err = make_heap(s, &rec);
-	if (!err && sock) {
-		s->sock = shm_boot_connect(sock);
-		err = s->sock < 0 ? s->sock : 0;
-	}
 	if (!err)
 		err = join(s, &rec);
 	if (!err)
@@ -200,10 +167,10 @@ int ubshmem_init(void)
 	if (!err)
 		err = shm_heap_init(s);
 	/* every PE has imported every heap */
-	if (!err && s->sock >= 0)
-		err = shm_boot_allgather(s->sock, s->me, s->n, NULL, 0, NULL);
+	if (!err)
+		err = shm_boot_allgather(s, NULL, 0, NULL);
 	if (err) {
-		teardown(s);
+		teardown(s, 1);
 		return err;
 	}
 	shm = s;
@@ -217,7 +184,7 @@ int ubshmem_finalize(void)
 	if (!shm)
 		return -EINVAL;
 	err = ubshmem_barrier_all();
-	teardown(shm);
+	teardown(shm, 0);
 	shm = NULL;
 	return err;
 }

@@ -2,7 +2,8 @@
 /*
  * libubshmem's internals: the state of the PE, shared by the files of the
  * library, and the functions they call in each other. Each file owns one
- * concern: bootstrap.c the rendezvous over ubrun's socket, init.c joining
+ * concern: bootstrap.c who the PE is and its rendezvous (over ubrun's
+ * socket, or mpirun's PMIx in pmix.c; place.c the placement), init.c joining
  * and leaving the job, team.c the teams, heap.c the symmetric heap,
  * queue.c the PE's queue (posting, completions, quiet, fence, the modeled
  * clock), rma.c put and get, atomic.c the atomics, sync.c signal waits and
@@ -68,7 +69,8 @@ struct shm_block {
 struct shm_state {
 	int me, n;
 	struct shm_peer *peers;
-	int sock;			/* to ubrun, or -1 alone */
+	int sock;			/* to ubrun, or -1 */
+	int pmix;			/* joined through mpirun's PMIx */
 	struct ubfab_dev *dev;
 	struct ubfab_queue *q;
 	/* the heap: its offset in the entity, local mapping, export */
@@ -101,9 +103,30 @@ struct shm_state {
 extern struct shm_state *shm;
 
 /* bootstrap.c */
-int shm_boot_connect(const char *path);
-int shm_boot_allgather(int sock, int rank, int n, const void *part,
-		       uint32_t len, void *all);
+/*
+ * Learn this PE's rank, the job's size and the entity it acts as (into
+ * @entity, UBFAB_NAME_MAX bytes), and join the job's rendezvous.
+ */
+int shm_boot_start(struct shm_state *s, char *entity);
+/*
+ * One round: send @len bytes of @part as this PE's, receive every PE's
+ * into @all (n * @len bytes, rank order); @len 0 is a barrier. Return: 0;
+ * -EPROTO if the job broke (ubrun closed the socket, PMIx failed) or
+ * answered something else; or a negative errno.
+ */
+int shm_boot_allgather(struct shm_state *s, const void *part, uint32_t len,
+		       void *all);
+/*
+ * Leave the rendezvous. After a failed init (@failed), a PE started by
+ * mpirun stays in PMIx: it did not finalize it, so whatever its exit
+ * status mpirun ends the job rather than leave the others in a round.
+ */
+void shm_boot_end(struct shm_state *s, int failed);
+
+/* pmix.c: the rounds of the bootstrap under mpirun */
+int shm_pmix_start(int *rank, int *n);
+int shm_pmix_allgather(int n, const void *part, uint32_t len, void *all);
+void shm_pmix_end(void);
 
 /* team.c */
 int shm_teams_init(struct shm_state *s);

@@ -22,7 +22,8 @@
 # Documentation/man/tests/host.sh, tools/completion/tests/host.sh and
 # every lib/tests program (one KTAP run each). The Python binding's
 # tests (make check-python) run in a VM of their own on 6.1 and on 6.12
-# (one KTAP run each: its conftest.py ends with a Totals line).
+# (one KTAP run each: its conftest.py ends with a Totals line), and
+# libubshmem under Open MPI's mpirun (make check-mpi) in one on 6.12.
 #
 # Owns the counting rules: each build, the lint, the netlink spec check,
 # make deb (with lintian), the debug kernel's build and the soak count as
@@ -182,15 +183,17 @@ vm_run() {
 	count_run "VM $kver" "$out" "$rc"
 }
 
-# Runs the Python binding's tests (make check-python) in a VM and counts
-# their KTAP Totals: the kernel series, its release.
-python_run() {
-	local out=$tmp/python rc=0
+# Runs a make target whose tests run in a VM and print KTAP (check-python,
+# the Python binding's tests; check-mpi, libubshmem under mpirun) and
+# counts their Totals: the name to count them under, the target, the
+# kernel series, its release.
+make_vm_run() {
+	local out=$tmp/$2 rc=0
 
-	echo "check: the Python binding's tests in a VM on $2"
-	"$MAKE" -s --no-print-directory check-python KVER="$1" 2>&1 |
+	echo "check: make $2 in a VM on $4"
+	"$MAKE" -s --no-print-directory "$2" KVER="$3" 2>&1 |
 		tee "$out" || rc=${PIPESTATUS[0]}
-	count_run "python $2" "$out" "$rc"
+	count_run "$1 $4" "$out" "$rc"
 }
 
 # Counts the KUnit suites in the kernel log of the last VM run on a kernel,
@@ -324,8 +327,14 @@ stock_checks() {
 			continue
 		fi
 		vm_run "$kver" -k "$series" -n -t "$VM_TIMEOUT"
-		python_run "$series" "$kver"
+		make_vm_run python check-python "$series" "$kver"
 	done
+	# the bootstrap under mpirun is the library's, not the kernel's: once
+	if [ "$build" -eq 0 ]; then
+		make_vm_run mpirun check-mpi 6.12 "$UBFAB_KVER_6_12"
+	else
+		not_run "mpirun $UBFAB_KVER_6_12" "the build failed"
+	fi
 	deb_checks "$build"
 }
 

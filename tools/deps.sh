@@ -61,6 +61,8 @@ PACKAGES=(
 	bc flex bison libelf-dev libssl-dev pahole # building a debug kernel
 	debhelper dh-dkms dh-python lintian	# make deb
 	debootstrap				# make check's clean root for the packages
+	libpmix-dev				# libubshmem's bootstrap under mpirun
+	openmpi-bin iproute2			# make check-mpi (mpirun, lo up)
 )
 
 # Kernels: "<series> <flavour>"; env.mk gets UBFAB_KVER_<series>[_<FLAVOUR>],

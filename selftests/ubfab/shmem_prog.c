@@ -2,7 +2,8 @@
 /*
  * The rank program of shmem_test: started by ubrun, it checks every call
  * of libubshmem against what the CPU computes, as one rank of the job,
- * and exits nonzero (printing what failed) if any check fails.
+ * and exits nonzero (printing what failed) if any check fails. Linked
+ * dynamically (shmem_prog_mpi), shmem_mpi.sh runs it under mpirun.
  *
  *   shmem_prog all      every call: teams, the heap, ptr, put/get, put_signal and
  *                       each comparison, atomics, fence, quiet, barrier,
@@ -80,6 +81,18 @@ static int same(const unsigned char *p, int pe, size_t size)
 	return 1;
 }
 
+/* ubrun's variable @ubrun, or under mpirun Open MPI's @ompi; -1 if neither. */
+static int launcher_int(const char *ubrun, const char *ompi)
+{
+	const char *v = getenv(ubrun) ? getenv(ubrun) : getenv(ompi);
+
+	return v ? atoi(v) : -1;
+}
+
+/*
+ * Under mpirun there is no UBRUN_ENTITY: shmem_mpi.sh checks the entity
+ * and the node team from the line main() prints.
+ */
 static void check_teams(void)
 {
 	const struct ubshmem_team *w = ubshmem_team_world();
@@ -87,15 +100,22 @@ static void check_teams(void)
 	const char *e = getenv("UBRUN_ENTITY");
 	int i;
 
-	CHECK(me == atoi(getenv("UBRUN_RANK")), "my_pe %d", me);
-	CHECK(npes == atoi(getenv("UBRUN_SIZE")), "n_pes %d", npes);
-	CHECK(e && !strcmp(ubshmem_entity(), e), "entity %s", ubshmem_entity());
+	CHECK(me == launcher_int("UBRUN_RANK", "OMPI_COMM_WORLD_RANK"),
+	      "my_pe %d", me);
+	CHECK(npes == launcher_int("UBRUN_SIZE", "OMPI_COMM_WORLD_SIZE"),
+	      "n_pes %d", npes);
 	CHECK(ubshmem_team_n_pes(w) == npes && ubshmem_team_my_pe(w) == me,
 	      "world team");
-	CHECK(ubshmem_team_n_pes(node) == atoi(getenv("UBRUN_LOCAL_SIZE")),
-	      "node team of %d PEs", ubshmem_team_n_pes(node));
-	CHECK(ubshmem_team_my_pe(node) == atoi(getenv("UBRUN_LOCAL_RANK")),
-	      "node team index %d", ubshmem_team_my_pe(node));
+	if (e) {
+		CHECK(!strcmp(ubshmem_entity(), e), "entity %s",
+		      ubshmem_entity());
+		CHECK(ubshmem_team_n_pes(node) ==
+		      atoi(getenv("UBRUN_LOCAL_SIZE")),
+		      "node team of %d PEs", ubshmem_team_n_pes(node));
+		CHECK(ubshmem_team_my_pe(node) ==
+		      atoi(getenv("UBRUN_LOCAL_RANK")),
+		      "node team index %d", ubshmem_team_my_pe(node));
+	}
 	for (i = 1; i < ubshmem_team_n_pes(node); i++)
 		CHECK(ubshmem_team_translate_pe(node, i) >
 		      ubshmem_team_translate_pe(node, i - 1), "node team order");
@@ -591,7 +611,8 @@ static void check_moves(void)
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "all";
-	int err;
+	char entity[64];
+	int err, node_me, node_n;
 
 	if (!strcmp(what, "env")) {
 		printf("rank=%s size=%s local=%s/%s node=%s entity=%s\n",
@@ -645,9 +666,13 @@ int main(int argc, char **argv)
 	check_atomics();
 	check_order();
 out:
+	snprintf(entity, sizeof(entity), "%s", ubshmem_entity());
+	node_me = ubshmem_team_my_pe(ubshmem_team_node());
+	node_n = ubshmem_team_n_pes(ubshmem_team_node());
 	OK(ubshmem_finalize());
 	CHECK(ubshmem_my_pe() == -1, "my_pe after finalize");
 	if (!failures)
-		printf("ok %d of %d on %s\n", me, npes, getenv("UBRUN_ENTITY"));
+		printf("ok %d of %d on %s, %d of %d on its node\n", me, npes,
+		       entity, node_me, node_n);
 	return failures ? 1 : 0;
 }

@@ -3,9 +3,10 @@
 #
 # tools/common/ktap.sh - KTAP results for the host-side shell tests that
 # source it (Documentation/man/tests/host.sh,
-# tools/completion/tests/host.sh): ok, not_ok and check record one test
-# each, ktap_report prints them with the "# Totals:" line tools/check.sh
-# counts and returns nonzero if one failed.
+# tools/completion/tests/host.sh; selftests/ubfab/shmem_mpi.sh in the
+# VM's chroot of the host): ok, not_ok and check record one test each,
+# ktap_report prints them with the "# Totals:" line tools/check.sh counts
+# and returns nonzero if one failed.
 
 ktap_n=0 ktap_pass=0 ktap_fail=0
 ktap_results=

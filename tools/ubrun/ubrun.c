@@ -2,7 +2,7 @@
 /*
  * ubrun: starts a job of N ranks, each a process acting as one NPU die of
  * the fabric, for libubshmem (Documentation/shmem.rst). It places the
- * ranks (place.c), runs their bootstrap rendezvous (rendezvous.c), sets
+ * ranks (comm/place.c), runs their bootstrap rendezvous (rendezvous.c), sets
  * their environment, prefixes each line of their output with "[rank] ",
  * forwards SIGINT, SIGTERM and SIGHUP to them, ends the job when a rank
  * fails, and exits with the first nonzero status of a rank. This file
@@ -137,7 +137,7 @@ static void set_env_int(const char *name, long v)
 }
 
 /* Fork rank @r: its environment, its output into pipes, then @argv. */
-static int spawn(struct rank *rk, int r, int n, const struct ubrun_slot *slot,
+static int spawn(struct rank *rk, int r, int n, const struct shm_slot *slot,
 		 const char *sock, char **argv, const sigset_t *blocked)
 {
 	int out[2], err[2];
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
 	};
 	const char *placement = "pack", *profile = NULL;
 	char dir[] = "/tmp/ubrun.XXXXXX", sock[64];
-	struct ubrun_slot *slots;
+	struct shm_slot *slots;
 	struct ubrun_rdv *rdv;
 	struct job j = { 0 };
 	sigset_t blocked;
@@ -333,7 +333,7 @@ int main(int argc, char **argv)
 	}
 	slots = calloc(n, sizeof(*slots));
 	j.rk = calloc(n, sizeof(*j.rk));
-	if (!slots || !j.rk || ubrun_place(placement, profile, n, slots))
+	if (!slots || !j.rk || shm_place("ubrun", placement, profile, n, slots))
 		return 1;
 	if (!mkdtemp(dir)) {
 		perror("ubrun: mkdtemp");

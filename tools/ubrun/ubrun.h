@@ -2,9 +2,9 @@
 /*
  * ubrun, the launcher of libubshmem jobs: what its files share.
  * ubrun.c owns the command line, the ranks' processes, their output,
- * signals and exit codes; place.c where each rank runs (its entity);
- * rendezvous.c the bootstrap server on the Unix socket (the protocol is
- * comm/bootstrap.h's).
+ * signals and exit codes; comm/place.c, shared with libubshmem, where
+ * each rank runs (its entity); rendezvous.c the bootstrap server on the
+ * Unix socket (the protocol is comm/bootstrap.h's).
  */
 #ifndef UBRUN_H
 #define UBRUN_H
@@ -13,22 +13,7 @@
 #include <stdint.h>
 
 #include "libubfab.h"
-
-/* Where one rank runs. */
-struct ubrun_slot {
-	char entity[UBFAB_NAME_MAX];
-	uint32_t node;
-	int local_rank;		/* among the ranks of its node */
-	int local_size;		/* ranks of its node */
-};
-
-/*
- * Fill @slots[0 .. @n - 1] as @placement says (pack, spread, nodes:K or a
- * comma-separated list of entity names), checking the module's profile
- * against @profile if not NULL. Return: 0, or -1 after printing why.
- */
-int ubrun_place(const char *placement, const char *profile, int n,
-		struct ubrun_slot *slots);
+#include "place.h"
 
 /* Write all @len bytes of @buf to @fd. Return: 0, or -1 (errno). */
 int ubrun_write_all(int fd, const void *buf, size_t len);

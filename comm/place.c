@@ -1,17 +1,18 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * ubrun's placement: which entity each rank acts as. It reads the
- * fabric's shape and its NPU dies through libubfab and deals them out:
- * pack (fill a node's dies, then the next node's), spread (round-robin
- * over the nodes), nodes:K (the ranks in equal blocks over the first K
- * nodes) or a list of entity names.
+ * The placement of a job's ranks, for ubrun and for libubshmem under
+ * mpirun (place.h): which entity each rank acts as. It reads the fabric's
+ * shape and its NPU dies through libubfab and deals them out: pack (fill
+ * a node's dies, then the next node's), spread (round-robin over the
+ * nodes), nodes:K (the ranks in equal blocks over the first K nodes) or a
+ * list of entity names.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ubrun.h"
+#include "place.h"
 
 struct npus {
 	struct ubfab_entity_info *e;
@@ -48,15 +49,15 @@ static int by_place(const void *a, const void *b)
 	return x->die < y->die ? -1 : x->die > y->die;
 }
 
-static void slot_set(struct ubrun_slot *s, const struct ubfab_entity_info *e)
+static void slot_set(struct shm_slot *s, const struct ubfab_entity_info *e)
 {
 	snprintf(s->entity, sizeof(s->entity), "%s", e->name);
 	s->node = e->node;
 }
 
 /* Each rank's place from the list of names @list. */
-static int place_list(struct ubfab_nl *nl, const char *list, int n,
-		      struct ubrun_slot *slots)
+static int place_list(const char *who, struct ubfab_nl *nl, const char *list, int n,
+		      struct shm_slot *slots)
 {
 	struct ubfab_entity_info e;
 	char *copy = strdup(list), *save, *name;
@@ -67,10 +68,10 @@ static int place_list(struct ubfab_nl *nl, const char *list, int n,
 	for (name = strtok_r(copy, ",", &save); name && !err;
 	     name = strtok_r(NULL, ",", &save)) {
 		if (i == n) {
-			fprintf(stderr, "ubrun: --placement names more than %d entities\n", n);
+			fprintf(stderr, "%s: the placement names more than %d entities\n", who, n);
 			err = -1;
 		} else if (ubfab_entity_get_by_name(nl, name, &e)) {
-			fprintf(stderr, "ubrun: --placement: no entity %s\n", name);
+			fprintf(stderr, "%s: placement: no entity %s\n", who, name);
 			err = -1;
 		} else {
 			slot_set(&slots[i++], &e);
@@ -78,15 +79,15 @@ static int place_list(struct ubfab_nl *nl, const char *list, int n,
 	}
 	free(copy);
 	if (!err && i < n) {
-		fprintf(stderr, "ubrun: --placement names %d entities for %d ranks\n",
-			i, n);
+		fprintf(stderr, "%s: the placement names %d entities for %d ranks\n",
+			who, i, n);
 		err = -1;
 	}
 	return err;
 }
 
-int ubrun_place(const char *placement, const char *profile, int n,
-		struct ubrun_slot *slots)
+int shm_place(const char *who, const char *placement, const char *profile,
+	      int n, struct shm_slot *slots)
 {
 	struct ubfab_fabric_info f;
 	struct npus l = { 0 };
@@ -99,27 +100,28 @@ int ubrun_place(const char *placement, const char *profile, int n,
 	if (!err)
 		err = ubfab_fabric_get(nl, &f);
 	if (err) {
-		fprintf(stderr, "ubrun: reading the fabric: %s (is ubfab.ko loaded?)\n",
-			strerror(-err));
+		fprintf(stderr, "%s: reading the fabric: %s (is ubfab.ko loaded?)\n",
+			who, strerror(-err));
 		ubfab_nl_close(nl);
 		return -1;
 	}
 	if (profile && strcmp(profile, f.profile)) {
-		fprintf(stderr, "ubrun: the module's profile is %s, not %s (insmod ubfab.ko profile=%s)\n",
-			f.profile, profile, profile);
+		fprintf(stderr, "%s: the module's profile is %s, not %s (insmod ubfab.ko profile=%s)\n",
+			who, f.profile, profile, profile);
 		ubfab_nl_close(nl);
 		return -1;
 	}
 	if (strcmp(placement, "pack") && strcmp(placement, "spread") &&
 	    strncmp(placement, "nodes:", 6)) {
-		err = place_list(nl, placement, n, slots);
+		err = place_list(who, nl, placement, n, slots);
 		ubfab_nl_close(nl);
 		goto local;
 	}
 	err = ubfab_entity_dump(nl, add_npu, &l);
 	ubfab_nl_close(nl);
 	if (err) {
-		fprintf(stderr, "ubrun: reading the entities: %s\n", strerror(-err));
+		fprintf(stderr, "%s: reading the entities: %s\n", who,
+			strerror(-err));
 		free(l.e);
 		return -1;
 	}
@@ -127,8 +129,8 @@ int ubrun_place(const char *placement, const char *profile, int n,
 	per_node = f.chips_per_node * f.dies_per_chip;
 	nodes = f.nodes;
 	if ((size_t)n > l.n || l.n != (size_t)per_node * nodes) {
-		fprintf(stderr, "ubrun: %d ranks, but the fabric has %zu NPU dies\n",
-			n, l.n);
+		fprintf(stderr, "%s: %d ranks, but the fabric has %zu NPU dies\n",
+			who, n, l.n);
 		free(l.e);
 		return -1;
 	}
@@ -137,8 +139,8 @@ int ubrun_place(const char *placement, const char *profile, int n,
 
 		if (end == placement + 6 || *end || !k_nodes || k_nodes > nodes ||
 		    (n + k_nodes - 1) / k_nodes > per_node) {
-			fprintf(stderr, "ubrun: --placement=%s: K must be 1 .. %u nodes with room for %d ranks\n",
-				placement, nodes, n);
+			fprintf(stderr, "%s: placement %s: K must be 1 .. %u nodes with room for %d ranks\n",
+				who, placement, nodes, n);
 			free(l.e);
 			return -1;
 		}
