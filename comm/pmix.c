@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 #include <pmix.h>
 
@@ -52,6 +53,12 @@ static int px_load(void)
 {
 	void *lib;
 
+	/* no program interpreter: static, where glibc's dlopen of libpmix crashes */
+	if (!getauxval(AT_BASE)) {
+		fprintf(stderr, "ubshmem: started by mpirun, but a statically linked program cannot load %s: link libubshmem dynamically\n",
+			PMIX_LIB);
+		return -ENOTSUP;
+	}
 	lib = dlopen(PMIX_LIB, RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
 		fprintf(stderr, "ubshmem: started by mpirun: %s\n", dlerror());

@@ -4,13 +4,15 @@
 # selftests/ubfab/shmem_mpi.sh - libubshmem's ranks started by Open MPI's
 # mpirun: the bootstrap over PMIx and the placement of UBSHMEM_PLACEMENT.
 # Runs shmem_prog_mpi (shmem_prog linked with libubshmem.so) under mpirun
-# and prints KTAP. It runs in the test VM in the host's root file system
-# (make check-mpi: tools/vm/ubvm -R, the module loaded with 4 nodes of 16
-# NPU dies), from the checkout; it skips only when mpirun is missing.
+# and prints KTAP; shmem_prog itself (static) must be refused. It runs in
+# the test VM in the host's root file system (make check-mpi:
+# tools/vm/ubvm -R, the module loaded with 4 nodes of 16 NPU dies), from
+# the checkout; it skips only when mpirun is missing.
 
 set -u
 
-prog=build/selftests/ubfab/shmem_prog_mpi
+dyn=build/selftests/ubfab/shmem_prog_mpi
+static=build/selftests/ubfab/shmem_prog
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 export LD_LIBRARY_PATH=$PWD/build/comm:$PWD/build/lib
@@ -30,20 +32,20 @@ fi
 # mpirun's PMIx server listens on TCP: the VM's loopback must be up
 ip link set lo up || echo "# ip link set lo up failed (iproute2)"
 
-# Runs mpirun -n N with the placement P (empty: the default) and the
+# Runs mpirun -n N PROG with the placement P (empty: the default) and the
 # program's arguments, its output in $out; sets $rc and says how long
-# (KTAP comments, before the results).
+# (KTAP comments, before the results). Arguments: PROG N P ARG...
 job() {
-	local np=$1 placement=$2 t0
+	local prog=$1 np=$2 placement=$3 t0
 
-	shift 2
+	shift 3
 	t0=$(date +%s)
 	# one host, more ranks than its CPUs; the ranks use no MPI transport
 	timeout 240 env ${placement:+UBSHMEM_PLACEMENT=$placement} \
 		mpirun -n "$np" --oversubscribe --bind-to none \
 		--mca btl self "$prog" "$@" >"$out" 2>&1
 	rc=$?
-	echo "# mpirun -n $np ${placement:+(UBSHMEM_PLACEMENT=$placement) }$*: exit $rc in $(($(date +%s) - t0)) s"
+	echo "# mpirun -n $np ${placement:+(UBSHMEM_PLACEMENT=$placement) }${prog##*/} $*: exit $rc in $(($(date +%s) - t0)) s"
 }
 
 # Records test $2 by the status $1 of its check, showing the job's output
@@ -74,27 +76,34 @@ check_calls() {
 	! grep -q FAIL "$out"
 }
 
-job 4 "" all
+job "$dyn" 4 "" all
 check_calls 4 pack
 result $? calls_4_pack
 
-job 5 spread all
+job "$dyn" 5 spread all
 check_calls 5 spread
 result $? calls_5_spread
 
-job 5 spread coll
+job "$dyn" 5 spread coll
 check_calls 5 spread
 result $? coll_5_spread
 
 # a placement that names an unknown entity: every rank's init fails
-job 2 npu1,nope all
+job "$dyn" 2 npu1,nope all
 [ "$rc" -ne 0 ] && grep -q "UBSHMEM_PLACEMENT: placement: no entity nope" "$out" &&
 	grep -q "ubshmem_init: Invalid argument" "$out"
 result $? bad_placement
 
+# the static shmem_prog of shmem_test: libubshmem refuses to load libpmix
+# (glibc's static dlopen of it crashes)
+job "$static" 2 "" all
+[ "$rc" -ne 0 ] && grep -q "Operation not supported" "$out" &&
+	grep -q "statically linked program cannot load libpmix.so.2" "$out"
+result $? static_refused
+
 # rank 1 exits 3 after init while the others wait in a barrier: mpirun
 # ends the job with that status
-job 3 "" fail 1
+job "$dyn" 3 "" fail 1
 [ "$rc" -eq 3 ]
 result $? rank_fails
 
