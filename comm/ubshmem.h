@@ -40,17 +40,23 @@ extern "C" {
  * ubshmem_init() - join the job: the collective start of every PE
  *
  * Reads who this PE is from ubrun's environment (UBRUN_RANK, UBRUN_SIZE,
- * UBRUN_ENTITY, UBRUN_SOCK; without UBRUN_SOCK the job is this process
- * alone, PE 0 of 1, acting as UBRUN_ENTITY or else npu0), opens the
- * entity, allocates, maps and exports its symmetric heap of
- * UBSHMEM_HEAP_SIZE bytes (default 64 MiB; suffixes K, M, G), creates its
- * queue, exchanges the heaps' handles and tokens with every other PE over
- * ubrun's socket, imports every heap, and waits for all PEs.
+ * UBRUN_ENTITY, UBRUN_SOCK), or, started by Open MPI's mpirun (PMIX_RANK
+ * and PMIX_NAMESPACE, no UBRUN_SOCK), from PMIx through libpmix.so.2,
+ * loaded then, acting as its rank's entity of the placement
+ * UBSHMEM_PLACEMENT (pack, spread, nodes:K or a list; default pack);
+ * otherwise the job is this process alone, PE 0 of 1, acting as
+ * UBRUN_ENTITY or else npu0. Opens the entity, allocates, maps and
+ * exports its symmetric heap of UBSHMEM_HEAP_SIZE bytes (default 64 MiB;
+ * suffixes K, M, G), creates its queue, exchanges the heaps' handles and
+ * tokens with every other PE over ubrun's socket or PMIx, imports every
+ * heap, and waits for all PEs.
  *
  * Return: 0; -EALREADY if already initialised; -EPROTO if ubrun ended
- * the rendezvous (a rank left or broke it) or the PEs disagree on the
- * heap size; -ECONNREFUSED if ubrun no longer listens; or a negative
- * errno.
+ * the rendezvous (a rank left or broke it), a PMIx call failed (a rank
+ * ended) or the PEs disagree on the heap size; -ECONNREFUSED if ubrun no
+ * longer listens; -EINVAL for a placement that does not fit; -ENOTSUP
+ * under mpirun without libpmix.so.2 or in a statically linked program;
+ * or a negative errno.
  */
 int ubshmem_init(void);
 
