@@ -3,7 +3,8 @@
  * libubshmem's start and end: ubshmem_init() learns who the PE is from
  * the bootstrap (under ubrun or mpirun), opens its entity, makes its
  * heap, staging buffer and queue, exchanges the heaps' handles and tokens
- * with every PE and imports them; ubshmem_finalize() undoes it. Also who this PE is.
+ * with every PE and imports them; ubshmem_finalize() undoes it. Also who
+ * this PE is.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -56,8 +56,8 @@ static void slot_set(struct shm_slot *s, const struct ubfab_entity_info *e)
 }
 
 /* Each rank's place from the list of names @list. */
-static int place_list(const char *who, struct ubfab_nl *nl, const char *list, int n,
-		      struct shm_slot *slots)
+static int place_list(const char *who, struct ubfab_nl *nl,
+		      const char *list, int n, struct shm_slot *slots)
 {
 	struct ubfab_entity_info e;
 	char *copy = strdup(list), *save, *name;

@@ -53,7 +53,7 @@ static int px_load(void)
 {
 	void *lib;
 
-	/* no program interpreter: static, where glibc's dlopen of libpmix crashes */
+	/* no program interpreter: static, where dlopen() of libpmix crashes */
 	if (!getauxval(AT_BASE)) {
 		fprintf(stderr, "ubshmem: started by mpirun, but a statically linked program cannot load %s: link libubshmem dynamically\n",
 			PMIX_LIB);
@@ -75,7 +75,8 @@ static int px_load(void)
 	px.error_string = dlsym(lib, "PMIx_Error_string");
 	if (!px.init || !px.finalize || !px.put || !px.commit || !px.fence ||
 	    !px.get || !px.value_destruct || !px.error_string) {
-		fprintf(stderr, "ubshmem: %s lacks a PMIx function\n", PMIX_LIB);
+		fprintf(stderr, "ubshmem: %s lacks a PMIx function\n",
+			PMIX_LIB);
 		return -ENOTSUP;
 	}
 	return 0;
