@@ -188,6 +188,11 @@ check-mpi: lib tools comm selftests
 python-uapi:
 	@$(MAKE) --no-print-directory -C python uapi
 
+# A short run of ubbench queue send in the test VM on KVER, its JSON
+# checked with jq (tools/bench/tests/vm.sh, in the host's root: ubvm -R).
+check-bench: ubbench
+	@tools/vm/ubvm -k $(VM_KERNEL) -R -t 120 -- tools/bench/tests/vm.sh
+
 # The demo's programs, linked with the libubfab the VM has in /usr/lib:
 # its scenario on the fabric (tools/vm/demo_scenario.c) and its load on
 # the fabric model (tools/vm/demo_load.c).
@@ -327,6 +332,8 @@ help:
 	@echo '  check-python the Python binding'"'"'s tests in a VM (for KVER)'
 	@echo '  check-mpi    libubshmem under Open MPI'"'"'s mpirun in a VM (for KVER)'
 	@echo '  python-uapi  regenerate python/ubfab/_uapi.py from the uAPI'
+	@echo '  check-bench  ubbench queue send briefly in a VM (for KVER), its'
+	@echo '               JSON checked with jq'
 	@echo '  demo         the cm384 fabric in a VM: ubctl topo, a scenario'
 	@echo '               (modeled latency, bandwidth, incast, a plane down,'
 	@echo '               bytes per plane), memory, time, the model'"'"'s'
@@ -360,6 +367,6 @@ help:
 	@echo '  V=1 (command lines instead of the short build steps).'
 
 .PHONY: all modules modules-all lib tools comm examples selftests deps \
-	lint check check-debug check-python check-mpi python-uapi demo deb shell man \
-	install \
+	lint check check-debug check-python check-mpi check-bench python-uapi \
+	demo deb shell man install \
 	clean help FORCE

@@ -22,8 +22,10 @@
 # Documentation/man/tests/host.sh, tools/completion/tests/host.sh and
 # every lib/tests program (one KTAP run each). The Python binding's
 # tests (make check-python) run in a VM of their own on 6.1 and on 6.12
-# (one KTAP run each: its conftest.py ends with a Totals line), and
-# libubshmem under Open MPI's mpirun (make check-mpi) in one on 6.12.
+# (one KTAP run each: its conftest.py ends with a Totals line), and so
+# does a short run of ubbench queue send (make check-bench,
+# tools/bench/tests/vm.sh); libubshmem under Open MPI's mpirun (make
+# check-mpi) in one on 6.12.
 #
 # Owns the counting rules: each build, the lint, the netlink spec check,
 # make deb (with lintian), the debug kernel's build and the soak count as
@@ -184,7 +186,8 @@ vm_run() {
 }
 
 # Runs a make target whose tests run in a VM and print KTAP (check-python,
-# the Python binding's tests; check-mpi, libubshmem under mpirun) and
+# the Python binding's tests; check-bench, a short ubbench queue send;
+# check-mpi, libubshmem under mpirun) and
 # counts their Totals: the name to count them under, the target, the
 # kernel series, its release.
 make_vm_run() {
@@ -328,6 +331,7 @@ stock_checks() {
 		fi
 		vm_run "$kver" -k "$series" -n -t "$VM_TIMEOUT"
 		make_vm_run python check-python "$series" "$kver"
+		make_vm_run "ubbench send" check-bench "$series" "$kver"
 	done
 	# the bootstrap under mpirun is the library's, not the kernel's: once
 	if [ "$build" -eq 0 ]; then

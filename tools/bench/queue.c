@@ -8,7 +8,8 @@
  * what the fabric model costs those 64-byte WRITEs (the rate with the
  * model on against the rate with it off, param.c switching it); the
  * targets of the queue issue and of the model's; their table and JSON,
- * with scale.c's (a queue per NPU die at once) where it ran.
+ * with scale.c's (a queue per NPU die at once) and send.c's (two-sided
+ * messages) where they ran.
  */
 #include <errno.h>
 #include <sched.h>
@@ -30,8 +31,6 @@
 /* Queues: SQ depth (the CQ is twice as deep), polling time when idle. */
 #define QDEPTH		128
 #define POLL_IDLE_US	1000
-/* Spinning on the CQ: sched_yield() every SPIN_YIELD looks. */
-#define SPIN_YIELD	1024
 
 /*
  * Bandwidth: blocks from 64 B to 4 MiB, in turns of memcpy and of the
@@ -151,7 +150,7 @@ struct bw_arg {
 	unsigned int block;	/* index in bw_blocks */
 };
 
-static void cpu_relax(void)
+void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	/* Under QEMU TCG, PAUSE also lets the other vCPUs run. */
@@ -793,8 +792,9 @@ int queue_run(struct bench *b, unsigned int parts)
 	}
 	b->queue = qb;
 	qb->parts = parts;
-	/* scale opens queues of its own. */
-	err = parts & ~(1U << QUEUE_SCALE) ? queue_setup(b) : 0;
+	/* scale and send open queues of their own. */
+	err = parts & ~(1U << QUEUE_SCALE | 1U << QUEUE_SEND) ?
+	      queue_setup(b) : 0;
 	if (err) {
 		fprintf(stderr, "ubbench: queue: setup failed, nothing measured\n");
 		queue_teardown(qb);
@@ -811,6 +811,8 @@ int queue_run(struct bench *b, unsigned int parts)
 	if (!err && parts & 1U << QUEUE_COST)
 		err = run_cost(b);
 	queue_teardown(qb);
+	if (!err && parts & 1U << QUEUE_SEND)
+		err = send_run(b);
 	if (!err && parts & 1U << QUEUE_SCALE)
 		return scale_run(b);
 	if (err)
@@ -956,7 +958,7 @@ void queue_print(const struct bench *b)
 	const struct rate_figures *r;
 	unsigned int i, n;
 
-	if (qb->parts & ~(1U << QUEUE_SCALE))
+	if (qb->parts & ~(1U << QUEUE_SCALE | 1U << QUEUE_SEND))
 		printf("queue: %s's queues (SQ %d, CQ %d entries; polling idle %d us) against a %lu MiB segment of %s\n",
 		       ubfab_dev_name(b->importer), QDEPTH, 2 * QDEPTH,
 		       POLL_IDLE_US, QREGION / MiB,
@@ -996,6 +998,8 @@ void queue_print(const struct bench *b)
 
 	if (qb->parts & 1U << QUEUE_COST)
 		print_cost(b);
+	if (b->send)
+		send_print(b);
 	if (b->scale)
 		scale_print(b);
 
@@ -1157,6 +1161,8 @@ void queue_json(const struct bench *b, struct json *j)
 		json_lat(b, j);
 	if (qb->parts & 1U << QUEUE_COST)
 		json_cost(b, j);
+	if (b->send)
+		send_json(b, j);
 	if (b->scale)
 		scale_json(b, j);
 	n = targets(b, t);

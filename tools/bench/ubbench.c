@@ -8,8 +8,9 @@
  * parts share, and the report around the parts' own: the table on stdout
  * and the JSON file (--json). Every timed figure is the median of --iters
  * timed repetitions that follow one untimed warm-up repetition. The parts
- * are mem.c (memory semantics), queue.c (NPU queues, with uring.c, and
- * scale.c: a queue per NPU die at once) and the fabric model's: model.c (its times against the published figures,
+ * are mem.c (memory semantics), queue.c (NPU queues, with uring.c, send.c
+ * (two-sided messages) and scale.c: a queue per NPU die at once) and the
+ * fabric model's: model.c (its times against the published figures,
  * which are modeled, not timed) and spread.c (how much they move from run
  * to run, fast mode against ordered).
  */
@@ -55,6 +56,7 @@ static const char *const queue_part_names[NR_QUEUE_PARTS] = {
 	[QUEUE_LAT] = "lat",
 	[QUEUE_COST] = "cost",
 	[QUEUE_SCALE] = "scale",
+	[QUEUE_SEND] = "send",
 };
 
 static const char *const model_part_names[NR_MODEL_PARTS] = {
@@ -88,7 +90,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: ubbench [options] [mem]\n"
-		"               [queue [write | read | rate | lat | cost | scale]]\n"
+		"               [queue [write | read | rate | lat | cost | scale | send]]\n"
 		"               [model [table | spread]]\n"
 		"\n"
 		"Measures ubfab (ubfab.ko must be loaded): the parts the commands\n"
@@ -125,6 +127,12 @@ static void usage(FILE *f)
 		"                 against one queue alone: ops/s, the ratio (target:\n"
 		"                 all queues >= 0.5x one queue) and the modeled ns\n"
 		"                 per entry\n"
+		"    send         two-sided messages from 8 B to 64 KiB between the\n"
+		"                 importer and the exporter, a queue and a receive\n"
+		"                 queue each: SEND_IMM ping-pong, half a round trip\n"
+		"                 (median and p99, host us and modeled ns), and the\n"
+		"                 rate of SENDs into posted receives, reposted, at\n"
+		"                 batch 1 and 16 (host msgs/s, modeled ns a message)\n"
 		"  model        the fabric model, from modeled times (the completions'\n"
 		"               model_ns); with no part, both of:\n"
 		"    table        against the published CloudMatrix384 table: the\n"

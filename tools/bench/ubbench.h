@@ -3,9 +3,9 @@
  * ubbench: what its parts share. The run (struct bench), a figure and the
  * repetitions that measure it, timing, the entities' helpers, the JSON
  * helpers; and the entry points of each part: mem.c (memory semantics),
- * queue.c (NPU queues), uring.c (the io_uring NOP baseline), param.c (the
- * module parameter that turns the model off, for queue.c's cost of the
- * model), model.c (the fabric model against the published figures) and
+ * queue.c (NPU queues), send.c (two-sided messages, for queue.c),
+ * uring.c (the io_uring NOP baseline), param.c (the module parameter that
+ * turns the model off, for queue.c's cost of the model), model.c (the fabric model against the published figures) and
  * spread.c (the model's run-to-run spread, fast mode against ordered).
  */
 #ifndef UBBENCH_H
@@ -44,10 +44,11 @@ struct queue_bench;
 struct model_bench;
 struct spread_bench;
 struct scale_bench;
+struct send_bench;
 
 /* NPU queue measurements, as `ubbench queue PART` names them. */
 enum queue_part { QUEUE_WRITE, QUEUE_READ, QUEUE_RATE, QUEUE_LAT,
-		  QUEUE_COST, QUEUE_SCALE, NR_QUEUE_PARTS };
+		  QUEUE_COST, QUEUE_SCALE, QUEUE_SEND, NR_QUEUE_PARTS };
 
 /* Fabric model measurements, as `ubbench model PART` names them. */
 enum model_part { MODEL_TABLE, MODEL_SPREAD, NR_MODEL_PARTS };
@@ -65,6 +66,7 @@ struct bench {
 	struct model_bench *model;	/* NULL: not measured */
 	struct spread_bench *spread;	/* NULL: not measured */
 	struct scale_bench *scale;	/* NULL: not measured */
+	struct send_bench *send;	/* NULL: not measured */
 };
 
 /*
@@ -119,6 +121,8 @@ void queue_json(const struct bench *b, struct json *j);
  * SPIN_MAX_NS); cq_reap() consumes those there are (-EIO if one failed).
  */
 #define SPIN_MAX_NS	20000000000ULL	/* then the completion is lost */
+/* Spinning on a ring: sched_yield() every SPIN_YIELD looks. */
+#define SPIN_YIELD	1024
 
 struct job {
 	uint8_t opcode;		/* UBFAB_OP_WRITE or UBFAB_OP_READ */
@@ -134,6 +138,8 @@ int pump(struct ubfab_queue *q, const struct job *j, unsigned int ops,
 	 unsigned int batch);
 int cq_poll(struct ubfab_queue *q);
 int cq_reap(struct ubfab_queue *q, unsigned int *done);
+/* What a loop spinning on a ring does each look (PAUSE on x86). */
+void cpu_relax(void);
 
 /*
  * scale.c: a queue per NPU die of the loaded fabric, all at once, against
@@ -146,6 +152,15 @@ int scale_run(struct bench *b);
 unsigned int scale_targets(const struct bench *b, struct target *t);
 void scale_print(const struct bench *b);
 void scale_json(const struct bench *b, struct json *j);
+
+/*
+ * send.c: two-sided messages between the importer and the exporter,
+ * SEND_IMM ping-pong latency and SEND message rate (queue_run() runs it,
+ * queue_print() and queue_json() report it).
+ */
+int send_run(struct bench *b);
+void send_print(const struct bench *b);
+void send_json(const struct bench *b, struct json *j);
 
 /*
  * model.c: the 16 cells of the published table from modeled times;
