@@ -36,12 +36,15 @@ FLAGS = {
     "UBFAB_SQE_": "SqeFlags",
     "UBFAB_SQ_": "SqFlags",
     "UBFAB_STAMP_": "StampFlags",
+    "UBFAB_RCQE_": "RcqeFlags",
 }
-# Plain numbers, kept with their uAPI names minus UBFAB_.
+# Plain numbers, kept with their uAPI names minus UBFAB_ (also where a
+# value names another of them, which must come before it).
 NUMBERS = ("UBFAB_NAME_MAX", "UBFAB_PARAM_MAX", "UBFAB_TOKEN_ID_MAX",
            "UBFAB_EVENT_QUEUE", "UBFAB_QUEUE_MAX_ENTRIES",
            "UBFAB_QUEUE_MAX_CQ_ENTRIES", "UBFAB_SQE_MAX_LENGTH",
-           "UBFAB_SQE_MEMSEM_MAX_LENGTH", "UBFAB_QUEUE_EVENTS")
+           "UBFAB_SQE_MEMSEM_MAX_LENGTH", "UBFAB_QUEUE_EVENTS",
+           "UBFAB_RQ_MAX_ENTRIES")
 
 
 def strip_comments(text):
@@ -102,6 +105,7 @@ def generate(header):
         m = re.search(r"#define\s+%s\s+(.*)" % name, text)
         value = m.group(1).strip()
         value = re.sub(r"\b(0x[0-9a-fA-F]+|\d+)U\b", r"\1", value)
+        value = re.sub(r"\bUBFAB_", "", value)
         out.append('%s = %s' % (name[len('UBFAB_'):], value))
     return '\n'.join(out) + '\n'
 

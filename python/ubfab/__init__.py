@@ -12,8 +12,10 @@ pieces, each a context manager with a close() method:
   Device    act as an entity: alloc() memory (Allocation), map() it
             (Mapping, whose ``buffer`` numpy.frombuffer takes without a
             copy), export() segments (Segment), import_segment() others'
-            (Import), wait_event(), and queue() (Queue: post entries,
-            submit, reap completions with status and modeled time)
+            (Import), wait_event(), queue() (Queue: post entries,
+            submit, reap completions with status and modeled time) and
+            receive_queue() (ReceiveQueue: post receives for two-sided
+            messages, reap receive completions with immediate data)
 
 Errors are Error (an OSError carrying the library's errno and the
 kernel's reason) and CompletionError (an entry's CqeStatus). The enums
@@ -22,17 +24,19 @@ header. Documentation/python.rst has a tour.
 """
 
 from ._uapi import (AtomicOp, Cmd, CqeStatus, EntityKind, EventType,
-                    LinkKind, Op, QueueFlags, RevokeReason, SegRights,
-                    SqeFlags, SqFlags, StampFlags, State, WaitCmp)
+                    LinkKind, Op, QueueFlags, RcqeFlags, RevokeReason,
+                    SegRights, SqeFlags, SqFlags, StampFlags, State, WaitCmp)
 from .device import READ_WRITE, Allocation, Device, Import, Mapping, Segment
 from .errors import CompletionError, Error
 from .queue import Queue
+from .rq import ReceiveQueue
 from .session import Model, ModelParam, NlEvent, Session
 
 __all__ = [
     "AtomicOp", "Cmd", "CqeStatus", "EntityKind", "EventType", "LinkKind",
-    "Op", "QueueFlags", "RevokeReason", "SegRights", "SqeFlags", "SqFlags",
-    "StampFlags", "State", "WaitCmp", "READ_WRITE", "Allocation", "Device",
-    "Import", "Mapping", "Segment", "CompletionError", "Error", "Queue",
-    "Model", "ModelParam", "NlEvent", "Session",
+    "Op", "QueueFlags", "RcqeFlags", "RevokeReason", "SegRights",
+    "SqeFlags", "SqFlags", "StampFlags", "State", "WaitCmp", "READ_WRITE",
+    "Allocation", "Device", "Import", "Mapping", "Segment",
+    "CompletionError", "Error", "Queue", "ReceiveQueue", "Model",
+    "ModelParam", "NlEvent", "Session",
 ]

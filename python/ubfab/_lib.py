@@ -103,14 +103,28 @@ Queue = struct("Queue", [
     ("cq_head", u32p), ("cq_tail", u32p), ("cq_overflow", u32p),
     ("cq_mask", u32), ("flags", u32), ("id", u32), ("fd", ctypes.c_int),
     ("ring", ctypes.c_void_p), ("ring_size", ctypes.c_size_t)])
+Rqe = struct("Rqe", [
+    ("user_data", u64), ("addr", u64), ("length", u32),
+    ("reserved", u32 * 11)])
+ReceiveCompletion = struct("ReceiveCompletion", [
+    ("user_data", u64), ("model_ns", u64), ("bytes", u32), ("imm", u32),
+    ("src_eid", u32), ("status", u16), ("flags", u8), ("opcode", u8)])
+Rq = struct("Rq", [
+    ("rqes", ctypes.POINTER(Rqe)), ("rq_head", u32p), ("rq_tail", u32p),
+    ("rq_overflow", u32p), ("rq_mask", u32),
+    ("rcqes", ctypes.POINTER(ReceiveCompletion)), ("rcq_head", u32p),
+    ("rcq_tail", u32p), ("rcq_overflow", u32p), ("rcq_mask", u32),
+    ("id", u32), ("token", u32), ("fd", ctypes.c_int),
+    ("ring", ctypes.c_void_p), ("ring_size", ctypes.c_size_t)])
 
 # The uAPI fixes these sizes; a layout typed wrong here fails at import.
-for _s, _n in ((Sqe, 64), (Completion, 32), (DeviceEvent, 24)):
+for _s, _n in ((Sqe, 64), (Completion, 32), (DeviceEvent, 24), (Rqe, 64),
+               (ReceiveCompletion, 32)):
     assert ctypes.sizeof(_s) == _n, "%s is not %d bytes" % (_s.__name__, _n)
 
 P = ctypes.POINTER
 vp, cp, i32 = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int
-nl_p, dev_p, q_p = vp, vp, P(Queue)
+nl_p, dev_p, q_p, rq_p = vp, vp, P(Queue), P(Rq)
 
 
 def cb(rec):
@@ -169,6 +183,10 @@ PROTOTYPES = {
     "ubfab_queue_clock": (i32, [q_p, u64, P(u64)]),
     "ubfab_queue_park": (i32, [q_p]),
     "ubfab_queue_stamp": (i32, [q_p, u64, u32, P(u64)]),
+    "ubfab_rq_create": (i32, [dev_p, u32, u32, u32, P(rq_p)]),
+    "ubfab_rq_destroy": (None, [rq_p]),
+    "ubfab_rq_post": (i32, [rq_p, u64, u32, u64]),
+    "ubfab_rq_reap": (i32, [rq_p, P(ReceiveCompletion), u32, i32]),
     "ubfab_import_addr": (u64, [P(Import), u64]),
     "ubfab_queue_sq_space": (u32, [q_p]),
     "ubfab_queue_get_sqe": (P(Sqe), [q_p]),
@@ -183,6 +201,9 @@ PROTOTYPES = {
     "ubfab_prep_event_wait": (None, [P(Sqe), u32, u64, u32]),
     "ubfab_prep_wait_value": (None, [P(Sqe), u64, u32, u64, u32]),
     "ubfab_prep_compute": (None, [P(Sqe), u64]),
+    "ubfab_prep_send": (None, [P(Sqe), u64, u32, u32, u32, u32]),
+    "ubfab_prep_send_imm": (None, [P(Sqe), u64, u32, u32, u32, u32, u32]),
+    "ubfab_prep_write_imm": (None, [P(Sqe), u64, u64, u32, u32, u32, u32]),
     "ubfab_sqe_set_data": (None, [P(Sqe), u64]),
     "ubfab_sqe_set_flags": (None, [P(Sqe), u8]),
     "ubfab_queue_sq_flags": (u32, [q_p]),

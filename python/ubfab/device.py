@@ -3,7 +3,8 @@
 
 Owns the entity's memory (allocations), the mappings of memory into the
 process as writable buffers, exported segments, imports of other
-entities' segments and the device's events. Every object that holds a
+entities' segments and the device's events; it makes the entity's
+queues (queue.py) and receive queues (rq.py). Every object that holds a
 resource is a context manager with a close() method.
 """
 
@@ -18,6 +19,7 @@ from ._uapi import SegRights
 from .errors import Error, check
 from .queue import Queue
 from .records import record
+from .rq import ReceiveQueue
 
 READ_WRITE = mmap.PROT_READ | mmap.PROT_WRITE
 
@@ -207,3 +209,9 @@ class Device(Handle):
               idle_us=0):
         """Create an NPU queue on the entity: a Queue (see there)."""
         return Queue(self, flags, sq_entries, cq_entries, eventfd, idle_us)
+
+    def receive_queue(self, rq_entries=128, rcq_entries=0, token=0):
+        """Create a receive queue on the entity, for the messages
+        (SEND, SEND_IMM, WRITE_IMM) of any entity's queues: a
+        ReceiveQueue (see there)."""
+        return ReceiveQueue(self, rq_entries, rcq_entries, token)

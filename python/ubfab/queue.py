@@ -3,7 +3,7 @@
 into the process.
 
 Owns posting entries (one method per opcode, through libubfab's
-ubfab_prep_*() helpers), submitting them, and reaping completions with
+ubfab_prep_*() helpers; the messages' receivers are rq.py's), submitting them, and reaping completions with
 their status and modeled time; the queue's modeled clock.
 """
 
@@ -132,6 +132,28 @@ class Queue(Handle):
     def compute(self, ns, **kw):
         """Post a COMPUTE task of ``ns`` modeled nanoseconds."""
         self._post(lib.prep_compute, ns, **kw)
+
+    def send(self, local, length, eid, rq, token, **kw):
+        """Post a SEND of ``length`` bytes at ``local`` (0 bytes: no
+        data) to receive queue ``rq`` (its id) of entity ``eid``,
+        presenting ``token``; it lands in the next receive posted there.
+        Fails with RNR_RETRY_EXC when none is posted in time,
+        REMOTE_LENGTH when the receive's buffer is shorter."""
+        self._post(lib.prep_send, local, length, eid, rq, token, **kw)
+
+    def send_imm(self, local, length, eid, rq, token, imm, **kw):
+        """Post a SEND carrying the 32-bit immediate ``imm``, which the
+        receive completion holds."""
+        self._post(lib.prep_send_imm, local, length, eid, rq, token, imm,
+                   **kw)
+
+    def write_imm(self, local, remote, length, rq, token, imm, **kw):
+        """Post a WRITE (needs SegRights.WRITE), then the immediate
+        ``imm`` to the next receive posted on receive queue ``rq`` of the
+        segment's owner: its completion has the write's bytes, its buffer
+        stays untouched."""
+        self._post(lib.prep_write_imm, local, remote, length, rq, token,
+                   imm, **kw)
 
     def submit(self):
         """Hand the posted entries to the kernel; returns their count.

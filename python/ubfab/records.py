@@ -12,13 +12,14 @@ import ctypes
 
 from . import _lib
 from ._uapi import (CqeStatus, EntityKind, EventType, LinkKind, Op,
-                    QueueFlags, RevokeReason, SegRights, State)
+                    QueueFlags, RcqeFlags, RevokeReason, SegRights, State)
 
 # (struct, field) -> the enum its values belong to
 ENUM_FIELDS = {
     "kind": {"EntityInfo": EntityKind, "LinkInfo": LinkKind},
     "state": State, "status": CqeStatus, "opcode": Op, "type": EventType,
-    "rights": SegRights, "flags": {"QueueInfo": QueueFlags},
+    "rights": SegRights,
+    "flags": {"QueueInfo": QueueFlags, "ReceiveCompletion": RcqeFlags},
 }
 # Fields that hold UBFAB_FIELD_NONE / UBFAB_COUNT_NONE when they do not
 # apply or the kernel does not report them.
