@@ -85,24 +85,26 @@ static bool ring_ready(const uint32_t *tail, const uint32_t *head)
 }
 
 /*
- * Spins until the CQ of @s's queue or, with @rcq, its RCQ has an entry,
+ * Spins until the CQ of @s's queue (with @rcq: its RCQ) has an entry,
  * yielding now and then for the queues' workers. 0, or -ETIMEDOUT after
  * SPIN_MAX_NS.
  */
 static int side_poll(const struct send_side_res *s, bool rcq)
 {
+	const uint32_t *tail = rcq ? s->rq->rcq_tail : s->q->cq_tail;
+	const uint32_t *head = rcq ? s->rq->rcq_head : s->q->cq_head;
 	unsigned int spins = 0;
 	uint64_t start = 0;
 
-	while (!ring_ready(s->q->cq_tail, s->q->cq_head) &&
-	       !(rcq && ring_ready(s->rq->rcq_tail, s->rq->rcq_head))) {
+	while (!ring_ready(tail, head)) {
 		cpu_relax();
 		if (++spins % SPIN_YIELD)
 			continue;
 		if (!start) {
 			start = now_ns();
 		} else if (now_ns() - start > SPIN_MAX_NS) {
-			fprintf(stderr, "ubbench: send: nothing completed on %s after %llu s\n",
+			fprintf(stderr, "ubbench: send: no %s on %s after %llu s\n",
+				rcq ? "receive completion" : "completion",
 				ubfab_dev_name(s->dev),
 				SPIN_MAX_NS / 1000000000ULL);
 			return -ETIMEDOUT;
@@ -210,32 +212,28 @@ static int leg(struct send_side_res *from, struct send_side_res *to,
 
 	post_send(from, to, bytes, &imm);
 	err = submit(from);
-	for (n = 0; !err && !n;) {
-		err = side_poll(to, true);
-		n = err ? err : rcq_take(to, bytes, ubfab_dev_eid(from->dev),
-					 true, &rc);
-		err = n < 0 ? n : 0;
-	}
-	if (!err && rc.imm != imm) {
+	err = err ? err : side_poll(to, true);
+	/* one message in flight: one receive completion */
+	n = err ? err : rcq_take(to, bytes, ubfab_dev_eid(from->dev), true,
+				 &rc);
+	if (n < 0)
+		return n;
+	if (rc.imm != imm) {
 		fprintf(stderr, "ubbench: send: immediate %u received, %u sent\n",
 			rc.imm, imm);
-		err = -EIO;
+		return -EIO;
 	}
 	*model = rc.model_ns > before ? rc.model_ns - before : 0;
-	return err;
+	return 0;
 }
 
 /* The sender's completion of a leg: waited for after the leg's timing. */
 static int leg_done(struct send_side_res *s)
 {
-	int n = 0, err = 0;
+	int n = side_poll(s, false);
 
-	while (!err && !n) {
-		err = side_poll(s, false);
-		n = err ? 0 : cq_take(s);
-		err = n < 0 ? n : err;
-	}
-	return err;
+	n = n ? n : cq_take(s);
+	return n < 0 ? n : 0;
 }
 
 /*
