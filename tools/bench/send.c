@@ -141,7 +141,8 @@ static int cq_take(struct send_side_res *s)
 /*
  * Consumes the receive completions of @s there are, each of which must be
  * OK with @bytes from @src (and, with @imm, immediate data), reposting
- * each receive's buffer; *@last gets the last one. How many, or -EIO.
+ * each receive's buffer; *@last gets the last one. How many, or a
+ * negative errno (printed).
  */
 static int rcq_take(struct send_side_res *s, uint32_t bytes, uint32_t src,
 		    bool imm, struct ubfab_rcqe *last)
@@ -200,8 +201,9 @@ static int submit(struct send_side_res *s)
 
 /*
  * One leg of the ping-pong: SEND_IMM @imm of @bytes from @from to @to,
- * done when @to sees it; then the sender's completion. The modeled time,
- * the receive's arrival less the sender's clock before it, into *@model.
+ * done when @to sees it (the sender's completion is leg_done()'s). The
+ * modeled time, the receive's arrival less the sender's clock before it,
+ * into *@model.
  */
 static int leg(struct send_side_res *from, struct send_side_res *to,
 	       uint32_t bytes, uint32_t imm, double *model)
