@@ -51,7 +51,7 @@ PACKAGES=(
 	python3-pyflakes			# make lint (python/)
 	python3-yaml python3-jsonschema		# make check (tools/ynl/nlgen.py)
 	qemu-system-x86 busybox-static cpio	# the test VM and its initramfs
-	jq					# make bench-compare's table
+	jq					# make bench-compare's table, check-bench
 	graphviz				# host.sh lays out ubctl -f dot's graphs
 	chromium				# host.sh draws a timeline headless
 	python3-matplotlib			# tools/plot/ubplot's charts
