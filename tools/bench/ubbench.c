@@ -132,7 +132,9 @@ static void usage(FILE *f)
 		"                 queue each: SEND_IMM ping-pong, half a round trip\n"
 		"                 (median and p99, host us and modeled ns), and the\n"
 		"                 rate of SENDs into posted receives, reposted, at\n"
-		"                 batch 1 and 16 (host msgs/s, modeled ns a message)\n"
+		"                 batch 1 and 16 (host msgs/s, modeled ns a message);\n"
+		"                 skipped, with a message, where the module has no\n"
+		"                 receive queues\n"
 		"  model        the fabric model, from modeled times (the completions'\n"
 		"               model_ns); with no part, both of:\n"
 		"    table        against the published CloudMatrix384 table: the\n"
@@ -172,9 +174,9 @@ static void usage(FILE *f)
 		"  -h, --help           this help\n"
 		"\n"
 		"Exit status: 0 measured (and with model, every cell within the\n"
-		"tolerance and the ordered domain's spread 0; a queue cost skipped\n"
-		"is no failure); 1 a measurement (or its setup) failed, a model\n"
-		"cell is beyond the tolerance, or a completion of the ordered\n"
+		"tolerance and the ordered domain's spread 0; a queue cost or send\n"
+		"skipped is no failure); 1 a measurement (or its setup) failed, a\n"
+		"model cell is beyond the tolerance, or a completion of the ordered\n"
 		"domain differed between runs; 2 usage error.\n",
 		SCALE_OPS, SPREAD_RUNS, ITERS_MAX, ITERS_DEFAULT, SPREAD_RUNS,
 		SPREAD_RUNS_MIN, TOLERANCE_MAX, TOLERANCE_DEFAULT);
