@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Two-sided messages through ReceiveQueue and Queue.send/send_imm/
 write_imm: a ping-pong with immediate data, WRITE_IMM, a message too
-long for its receive (statuses on both sides, nothing written), and a
-receiver not ready (RNR_RETRY_EXC after the module's retries, counted)."""
+long for its receive (statuses on both sides, nothing written), a
+receiver not ready (RNR_RETRY_EXC after the module's retries, counted:
+nothing posted, or the receive completions full), a wrong token and no
+such receive queue."""
 
 import errno
 
@@ -116,6 +118,24 @@ def test_receiver_not_ready(peers):
         assert c.status == ubfab.CqeStatus.OK
         assert rb.wait(timeout=10).user_data == 6
         assert rb.rq_overflow == retries + 1
+
+
+def test_receive_completions_full(peers):
+    a, b = peers.a, peers.b
+    with open(RNR_RETRY) as f:
+        retries = int(f.read())
+    with a.queue() as q, \
+            b.receive_queue(rq_entries=2, rcq_entries=1, token=TOKEN) as rb:
+        rb.post(peers.dst.offset, 8, user_data=1)
+        rb.post(peers.dst.offset + 8, 8, user_data=2)
+        q.send(peers.src.offset, 8, b.eid, rb.id, TOKEN)
+        q.send(peers.src.offset, 8, b.eid, rb.id, TOKEN)
+        with pytest.raises(ubfab.CompletionError) as e:
+            q.run(timeout=10)
+        # The second found the one receive completion unreaped.
+        assert e.value.status == ubfab.CqeStatus.RNR_RETRY_EXC
+        assert (rb.rq_overflow, rb.rcq_overflow) == (0, retries + 1)
+        assert [r.user_data for r in rb.reap()] == [1]
 
 
 def test_wrong_token_and_no_receive_queue(peers):
