@@ -11,7 +11,8 @@
 # queue targets) or a rate of 64-byte messages in operations per second:
 # the WRITE and READ bandwidth of 64 B blocks (GB/s over 64 B) and the
 # message rates of 64-byte WRITEs (doorbell, polling; io_uring NOP as the
-# reference that no module changes). Each has each round's median
+# reference that no module changes) and of 64-byte SENDs into posted
+# receives (queue send; not where base's module skipped it). Each has each round's median
 # (ubbench's median of its repetitions), the median of those for base and
 # new, new / base, and: for a target, whether each median meets it and in
 # how many rounds each module met it; for a rate, whether new is within
@@ -41,7 +42,10 @@ def figures:
 	 | {name: "bw_\($dir)_64B", value: (.queue.median * 1e9 / .bytes)}),
 	(("doorbell", "polling", "uring_nop") as $mode
 	 | .queue.rate.batches[]?
-	 | {name: "rate_\($mode)_batch\(.batch)", value: .[$mode].median});
+	 | {name: "rate_\($mode)_batch\(.batch)", value: .[$mode].median}),
+	(.queue.send.rate.batches[]? | .batch as $b | .sizes[]
+	 | select(.bytes == 64)
+	 | {name: "send_rate_64B_batch\($b)", value: .rate.median});
 
 def compare:
 	.name as $name

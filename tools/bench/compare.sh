@@ -30,12 +30,12 @@ and commands (ubbench --help) follow the --; the default is "mem queue",
 the timed figures (model's are modeled times, which it does not compare).
 
 Prints each run's table as it comes, then for each figure with a target
-and each 64-byte WRITE rate: the median over the rounds for base and
-new, new / base, whether each meets its target (and in how many rounds),
-and whether each rate is within 5% of base's; the io_uring NOP rate is
-the reference that no module changes. Writes all of it, with every run's
-results, as JSON to DIR/compare-<base>-<kernel release>-<UTC date>.json
-(the path is printed).
+and each 64-byte WRITE and SEND rate: the median over the rounds for
+base and new, new / base, whether each meets its target (and in how many
+rounds), and whether each rate is within 5% of base's; the io_uring NOP
+rate is the reference that no module changes. Writes all of it, with
+every run's results, as JSON to
+DIR/compare-<base>-<kernel release>-<UTC date>.json (the path is printed).
 
   -k KERNEL  kernel, as ubvm -k and make KVER= take it (default 6.12)
   -r ROUNDS  rounds (default 3)
