@@ -17,8 +17,8 @@ int shm_heap_init(struct shm_state *s)
 	s->blocks = malloc(sizeof(*s->blocks));
 	if (!s->blocks)
 		return -ENOMEM;
-	s->blocks[0] = (struct shm_block){ SHM_HEAP_RESERVED,
-		s->heap_len - SHM_HEAP_RESERVED, 0 };
+	s->blocks[0] = (struct shm_block){ SHM_RESERVED(s->n),
+		s->heap_len - SHM_RESERVED(s->n), 0 };
 	s->nblocks = 1;
 	return 0;
 }

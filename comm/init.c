@@ -59,6 +59,7 @@ static void teardown(struct shm_state *s, int failed)
 	free(s->maps);
 	free(s->outs);
 	free(s->blocks);
+	free(s->got);
 	free(s);
 }
 
@@ -154,9 +155,13 @@ int ubshmem_init(void)
 	s->sock = -1;
 	s->heap_len = heap ? parse_size(heap) : SHM_HEAP_DEFAULT;
 	s->heap_len = (s->heap_len + page - 1) / page * page;
-	err = s->heap_len > SHM_HEAP_RESERVED ? 0 : -EINVAL;
-	if (!err)
-		err = shm_boot_start(s, entity);
+	err = shm_boot_start(s, entity);
+	if (!err && s->heap_len <= SHM_RESERVED(s->n))
+		err = -EINVAL;
+	if (!err) {
+		s->got = calloc(s->n, sizeof(*s->got));
+		err = s->got ? 0 : -ENOMEM;
+	}
 	if (!err)
 		err = ubfab_dev_open(entity, &s->dev);
 	if (!err)

@@ -35,17 +35,18 @@ struct ubshmem_team {
 	int n;
 	int me;			/* this PE's index, or -1 */
 	int *pes;		/* PE numbers, ascending */
+	int split;		/* made by ubshmem_team_split_strided() */
 };
 
 /*
- * The first bytes of every heap are the library's: the barrier's words,
- * one per dissemination round, then the collectives' signal words (coll.c);
- * user blocks come after them.
+ * The first bytes of every heap are the library's: the signal words, one
+ * per PE of the job (word p counts the signals PE p sent this PE: the
+ * barrier's and the collectives'), rounded up to a page, then the
+ * collectives' scratch (coll.c); user blocks come after them.
  */
-#define SHM_ROUNDS	32
-#define SHM_COLL_STEP	(SHM_ROUNDS * 8UL)
-#define SHM_COLL_A2A	(SHM_COLL_STEP + 8)
-#define SHM_HEAP_RESERVED 4096UL
+#define SHM_SIG_AREA(n)		(((n) * 8UL + 4095) & ~4095UL)
+#define SHM_COLL_SCRATCH	(2 * UBSHMEM_COLL_PIECE)
+#define SHM_RESERVED(n)		(SHM_SIG_AREA(n) + SHM_COLL_SCRATCH)
 /* The heap's default size, and its blocks' alignment. */
 #define SHM_HEAP_DEFAULT (64UL << 20)
 #define SHM_ALIGN	64UL
@@ -91,9 +92,7 @@ struct shm_state {
 	uint8_t fence;			/* flag for the next entry */
 	int error;			/* -EIO once an entry failed */
 	uint64_t model_ns;
-	uint64_t barrier_epoch;
-	uint64_t coll_epoch;		/* collectives begun */
-	uint64_t a2a_seen;		/* all-to-all signals awaited so far */
+	uint64_t *got;			/* signals awaited from each PE */
 	struct shm_block *blocks;
 	size_t nblocks;
 	struct ubshmem_team world, node;
@@ -131,6 +130,11 @@ void shm_pmix_end(void);
 /* team.c */
 int shm_teams_init(struct shm_state *s);
 void shm_teams_free(struct shm_state *s);
+
+/* sync.c: signals from PE to PE (one signal word per sender) */
+void shm_signal_post(int pe);
+void shm_wait_post(int pe);
+int shm_wait_from(int pe);
 
 /* heap.c */
 int shm_heap_init(struct shm_state *s);

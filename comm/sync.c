@@ -2,9 +2,10 @@
 /*
  * libubshmem's synchronisation: waiting until a signal word of this PE
  * compares to a value (WAIT_VALUE entries, or the CPU where WAIT_VALUE
- * has no such comparison) and the barrier of all PEs (a dissemination
- * barrier of ATOMIC and WAIT_VALUE entries over the heaps' reserved
- * words).
+ * has no such comparison), the signals from PE to PE that the barrier
+ * and the collectives use (an ATOMIC adding one to the receiver's word of
+ * the sender, a WAIT_VALUE for the count of them awaited) and the barrier
+ * of a team (a dissemination barrier of those signals).
  */
 #include <errno.h>
 #include <sched.h>
@@ -64,29 +65,55 @@ int ubshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value,
 	return err;
 }
 
-int ubshmem_barrier_all(void)
+/* Add one to @pe's signal word of this PE (posted, not drained). */
+void shm_signal_post(int pe)
 {
-	struct ubfab_sqe *sqe;
-	uint64_t epoch, word;
-	int err, err2, to, dist, k;
+	struct ubfab_sqe *sqe = shm_sqe();
 
-	if (!shm)
+	ubfab_prep_atomic(sqe, UBFAB_ATOMIC_FETCH_ADD,
+			  shm_remote(pe, shm->me * sizeof(uint64_t)), 1, 0);
+	shm_post(sqe);
+}
+
+/*
+ * Wait for the next signal of @pe: its word here reaching one more than
+ * the signals awaited from it so far (posted, not drained). A PE's entries
+ * run in order, so its signals to this PE land in the order sent.
+ */
+void shm_wait_post(int pe)
+{
+	struct ubfab_sqe *sqe = shm_sqe();
+
+	ubfab_prep_wait_value(sqe, shm->heap_off + pe * sizeof(uint64_t),
+			      UBFAB_WAIT_GE, ++shm->got[pe], 0);
+	shm_post(sqe);
+}
+
+int shm_wait_from(int pe)
+{
+	shm_wait_post(pe);
+	return shm_drain(0, NULL);
+}
+
+int ubshmem_barrier(const struct ubshmem_team *team)
+{
+	int err, err2, n, me, dist;
+
+	if (!shm || !team || team->me < 0)
 		return -EINVAL;
+	n = team->n;
+	me = team->me;
 	/* every PE takes part, even one whose earlier work failed */
 	err = shm_drain(0, NULL);
-	epoch = ++shm->barrier_epoch;
-	for (k = 0, dist = 1; dist < shm->n; k++, dist <<= 1) {
-		to = (shm->me + dist) % shm->n;
-		word = k * sizeof(uint64_t);
-		sqe = shm_sqe();
-		ubfab_prep_atomic(sqe, UBFAB_ATOMIC_FETCH_ADD,
-				  shm_remote(to, word), 1, 0);
-		shm_post(sqe);
-		sqe = shm_sqe();
-		ubfab_prep_wait_value(sqe, shm->heap_off + word, UBFAB_WAIT_GE,
-				      epoch, 0);
-		shm_post(sqe);
+	for (dist = 1; dist < n; dist <<= 1) {
+		shm_signal_post(team->pes[(me + dist) % n]);
+		shm_wait_post(team->pes[(me - dist + n) % n]);
 	}
 	err2 = shm_drain(0, NULL);
 	return err ? err : err2;
+}
+
+int ubshmem_barrier_all(void)
+{
+	return shm ? ubshmem_barrier(&shm->world) : -EINVAL;
 }

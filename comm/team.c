@@ -2,7 +2,8 @@
 /*
  * libubshmem's teams: the world (every PE) and this PE's node (the PEs
  * whose dies sit in the same node as its own), each an ordered list of PE
- * numbers made at ubshmem_init() from what the PEs told each other.
+ * numbers made at ubshmem_init() from what the PEs told each other, and
+ * the teams split from a team by a stride, and destroyed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -67,4 +68,52 @@ int ubshmem_team_translate_pe(const struct ubshmem_team *team, int idx)
 	if (!team || idx < 0 || idx >= team->n)
 		return -1;
 	return team->pes[idx];
+}
+
+int ubshmem_team_split_strided(const struct ubshmem_team *parent, int start,
+			       int stride, int size,
+			       struct ubshmem_team **newteam)
+{
+	struct ubshmem_team *t;
+	int i, err;
+
+	if (!shm || !parent || parent->me < 0 || !newteam || start < 0 ||
+	    stride < 1 || size < 1 ||
+	    start + (int64_t)(size - 1) * stride >= parent->n)
+		return -EINVAL;
+	*newteam = NULL;
+	t = calloc(1, sizeof(*t));
+	if (t)
+		t->pes = calloc(size, sizeof(*t->pes));
+	if (!t || !t->pes) {
+		free(t);
+		return -ENOMEM;
+	}
+	t->n = size;
+	t->me = -1;
+	t->split = 1;
+	for (i = 0; i < size; i++) {
+		t->pes[i] = parent->pes[start + i * stride];
+		if (t->pes[i] == shm->me)
+			t->me = i;
+	}
+	/* collective: every PE of the parent has its team when it returns */
+	err = ubshmem_barrier(parent);
+	if (err || t->me < 0) {
+		ubshmem_team_destroy(t);
+		return err;
+	}
+	*newteam = t;
+	return 0;
+}
+
+int ubshmem_team_destroy(struct ubshmem_team *team)
+{
+	if (!team)
+		return 0;
+	if (!team->split)
+		return -EINVAL;
+	free(team->pes);
+	free(team);
+	return 0;
 }

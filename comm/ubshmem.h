@@ -9,9 +9,10 @@
  * ubshmem_finalize()), who is who (PEs and teams), the symmetric heap
  * (ubshmem_malloc(), ubshmem_free(), ubshmem_ptr()), remote memory access
  * (put, get, put with signal), atomics, waiting on signals, ordering
- * (fence, quiet), the barrier, collectives over every PE (broadcast,
- * all-gather, all-reduce, all-to-all), and the fabric model's time of
- * the calls (ubshmem_model_ns()).
+ * (fence, quiet), the barrier, teams split by a stride, collectives over
+ * a team (barrier, broadcast, all-gather, reduce-scatter, all-reduce,
+ * all-to-all, all-to-all-v) and over every PE, and the fabric model's
+ * time of the calls (ubshmem_model_ns()).
  *
  * Conventions
  *   Functions returning int return 0 on success or a negative errno:
@@ -96,6 +97,33 @@ int ubshmem_team_n_pes(const struct ubshmem_team *team);
 
 /* The PE number of index @idx of @team, or -1 if out of range. */
 int ubshmem_team_translate_pe(const struct ubshmem_team *team, int idx);
+
+/**
+ * ubshmem_team_split_strided() - a team of some PEs of @parent: collective
+ *	over @parent
+ * @parent: a team this PE is in
+ * @start: index in @parent of the new team's first PE
+ * @stride: step between the indices in @parent, >= 1
+ * @size: PEs in the new team, >= 1
+ * @newteam: out: the team of @parent's indices start, start + stride, ...
+ *	start + (size - 1) * stride, in that order; NULL in a PE not in it
+ *
+ * Every PE of @parent calls it, with the same arguments; it ends with a
+ * barrier of @parent. Free the team with ubshmem_team_destroy().
+ *
+ * Return: 0; -EINVAL for a bad argument (this PE not in @parent, a range
+ * beyond it); -ENOMEM; or the barrier's error.
+ */
+int ubshmem_team_split_strided(const struct ubshmem_team *parent, int start,
+			       int stride, int size,
+			       struct ubshmem_team **newteam);
+
+/*
+ * ubshmem_team_destroy() - free a team of ubshmem_team_split_strided()
+ * (NULL: nothing). Not collective: call it once no collective of the team
+ * is under way. Return: 0; -EINVAL for the world or node team.
+ */
+int ubshmem_team_destroy(struct ubshmem_team *team);
 
 /**
  * ubshmem_malloc() - allocate symmetric memory: collective
@@ -245,31 +273,40 @@ void ubshmem_fence(void);
 int ubshmem_quiet(void);
 
 /**
- * ubshmem_barrier_all() - quiet, then wait for every PE to arrive
+ * ubshmem_barrier() - quiet, then wait for every PE of @team to arrive
+ * @team: a team this PE is in
  *
- * A dissemination barrier over the fabric: in round k (of ceil(log2 N))
- * each PE adds one with an ATOMIC to a word of PE (me + 2^k) mod N and
- * waits (WAIT_VALUE) for its own word of that round, so its modeled time
- * is that of the fabric's atomics.
+ * A dissemination barrier over the fabric: in round k (of ceil(log2 n))
+ * the PE of index i adds one with an ATOMIC to its signal word at the PE
+ * of index (i + 2^k) mod n and waits (WAIT_VALUE) for that of the PE of
+ * index (i - 2^k) mod n, so its modeled time is that of the fabric's
+ * atomics.
  *
- * Return: 0, -EIO, or a negative errno.
+ * Return: 0, -EINVAL (not a member), -EIO, or a negative errno.
  */
+int ubshmem_barrier(const struct ubshmem_team *team);
+
+/* ubshmem_barrier() of the world team. */
 int ubshmem_barrier_all(void);
 
 /*
- * Collectives over every PE (the world team; other teams are not there
- * yet). Every PE calls them, in the same order, with the same sizes (and
- * root); each begins with a barrier (all-reduce: its scratch's collective
- * allocation) and returns once this PE's @dest holds the result, so its
- * time is in ubshmem_model_ns() after it. @dest and @src are symmetric and
- * do not overlap (except broadcast's, which may be the same block).
- * Return: 0; -EINVAL for a bad argument; -ENOMEM (all-reduce: no room in
- * the heap for its scratch); or an error as for ubshmem_put_signal(). A
- * PE that fails leaves the others waiting: the job should end.
- * Documentation/shmem.rst "Collectives" gives each algorithm.
+ * Collectives over a team. Every PE of @team calls them, in the same order,
+ * with the same sizes (and root); each begins with a barrier of the team
+ * and returns once this PE's @dest holds the result, so its time is in
+ * ubshmem_model_ns() after it. @dest and @src are symmetric and do not
+ * overlap (except broadcast's, which may be the same block). Those that
+ * reduce work in pieces of UBSHMEM_COLL_PIECE bytes (reduce-scatter: of
+ * all the blocks together), each piece reduced as a whole after a barrier,
+ * through a scratch of two pieces the heap reserves. PEs and blocks are
+ * numbered by their index in @team.
+ * Return: 0; -EINVAL for a bad argument or a PE not in @team; or an error
+ * as for ubshmem_put_signal(). A PE that fails leaves the others waiting:
+ * the job should end. Documentation/shmem.rst "Collectives" gives each
+ * algorithm and the order of each sum.
  */
+#define UBSHMEM_COLL_PIECE	(1UL << 20)
 
-/* The element types of ubshmem_allreduce(). */
+/* The element types of the reductions. */
 enum ubshmem_type {
 	UBSHMEM_INT32,		/* int32_t, sums wrap (two's complement) */
 	UBSHMEM_FLOAT,		/* IEEE binary32 */
@@ -277,38 +314,98 @@ enum ubshmem_type {
 	UBSHMEM_BF16,
 };
 
-/* The reductions of ubshmem_allreduce(). */
+/* The reductions. */
 enum ubshmem_op {
 	UBSHMEM_OP_SUM,
 };
 
+/* The algorithms of ubshmem_team_allreduce(). */
+enum ubshmem_allreduce_algo {
+	/*
+	 * UBSHMEM_ALLREDUCE=ring|2level|auto in the environment; unset or
+	 * auto: 2LEVEL for a team with at least 2 of its PEs in each of at
+	 * least 2 nodes, as many in each, else RING
+	 */
+	UBSHMEM_ALLREDUCE_AUTO,
+	/* a ring over the team: reduce-scatter, then all-gather */
+	UBSHMEM_ALLREDUCE_RING,
+	/*
+	 * rings inside each node and across the nodes; the team must have
+	 * as many PEs in each of its nodes (else -EINVAL)
+	 */
+	UBSHMEM_ALLREDUCE_2LEVEL,
+};
+
 /*
- * ubshmem_broadcast() - @nbytes of @src at PE @root (symmetric there) to
- * @dest of every PE, the root's too; a binomial tree.
+ * ubshmem_team_broadcast() - @nbytes of @src at team PE @root (symmetric
+ * there) to @dest of every PE of @team, the root's too; a binomial tree.
+ */
+int ubshmem_team_broadcast(const struct ubshmem_team *team, void *dest,
+			   const void *src, size_t nbytes, int root);
+
+/*
+ * ubshmem_team_allgather() - every PE's @nbytes of @src to block i (@nbytes
+ * at i * @nbytes, i its index in @team) of @dest of every PE; a ring.
+ * @dest holds n blocks.
+ */
+int ubshmem_team_allgather(const struct ubshmem_team *team, void *dest,
+			   const void *src, size_t nbytes);
+
+/*
+ * ubshmem_team_reduce_scatter() - @dest (@count elements of @type) of the
+ * PE of index i = the @op of block i (@count elements at i * @count) of
+ * every PE's @src, which holds n blocks; a ring. Block i is summed in the
+ * order of the PEs i + 1, i + 2, ..., i (mod n).
+ */
+int ubshmem_team_reduce_scatter(const struct ubshmem_team *team, void *dest,
+				const void *src, size_t count, int type,
+				int op);
+
+/*
+ * ubshmem_team_allreduce() - @dest[i] = the @op of every PE's @src[i], for
+ * @count elements of @type, by @algo (enum ubshmem_allreduce_algo). RING:
+ * the sum of chunk k of a piece (elements pc * k / n .. pc * (k + 1) / n - 1
+ * of its pc) is made in the order src of PE k, + that of k + 1, ..., + that
+ * of k - 1 (mod n). 2LEVEL: see Documentation/shmem.rst. Every PE's @dest
+ * gets the same bytes.
+ */
+int ubshmem_team_allreduce(const struct ubshmem_team *team, void *dest,
+			   const void *src, size_t count, int type, int op,
+			   int algo);
+
+/*
+ * ubshmem_team_alltoall() - block i of @src (@nbytes at i * @nbytes) of
+ * each PE of index me to block me of @dest of the PE of index i; direct
+ * puts. Both hold n blocks.
+ */
+int ubshmem_team_alltoall(const struct ubshmem_team *team, void *dest,
+			  const void *src, size_t nbytes);
+
+/*
+ * ubshmem_team_alltoallv() - as MPI_Alltoallv, in bytes: @scounts[i] bytes
+ * at @src + @sdispls[i] of the PE of index me go to @dest + @rdispls[me]
+ * of the PE of index i, which expects @rcounts[me] bytes from it; each
+ * array has n entries. The PEs first tell each other their @rdispls and
+ * counts (an all-to-all through the scratch), then put directly. Counts
+ * that do not match (@scounts[i] of me against @rcounts[me] of i) move
+ * nothing between the two and make both return -EINVAL, the others' bytes
+ * still delivered. The regions of @dest must not overlap each other.
+ */
+int ubshmem_team_alltoallv(const struct ubshmem_team *team, void *dest,
+			   const size_t *rcounts, const size_t *rdispls,
+			   const void *src, const size_t *scounts,
+			   const size_t *sdispls);
+
+/*
+ * The world team's calls of libubshmem 1.1: ubshmem_broadcast() (@root a
+ * PE number), ubshmem_allgather(), ubshmem_allreduce() (with
+ * UBSHMEM_ALLREDUCE_AUTO) and ubshmem_alltoall() are the team calls above
+ * with ubshmem_team_world().
  */
 int ubshmem_broadcast(void *dest, const void *src, size_t nbytes, int root);
-
-/*
- * ubshmem_allgather() - every PE's @nbytes of @src to block pe (@nbytes
- * at pe * @nbytes) of @dest of every PE; a ring. @dest holds n_pes blocks.
- */
 int ubshmem_allgather(void *dest, const void *src, size_t nbytes);
-
-/*
- * ubshmem_allreduce() - @dest[i] = the @op of every PE's @src[i], for
- * @count elements of @type; a ring (reduce-scatter, then all-gather). The
- * sum of chunk k (elements count * k / n .. count * (k + 1) / n - 1) is
- * made in the order src of PE k, + that of k + 1, ..., + that of k - 1
- * (mod n), the same in every PE's @dest. Allocates @count elements of
- * scratch in the symmetric heap for the call.
- */
 int ubshmem_allreduce(void *dest, const void *src, size_t count, int type,
 		      int op);
-
-/*
- * ubshmem_alltoall() - block pe of @src (@nbytes at pe * @nbytes) of each
- * PE me to block me of @dest of PE pe; direct puts. Both hold n_pes blocks.
- */
 int ubshmem_alltoall(void *dest, const void *src, size_t nbytes);
 
 /**

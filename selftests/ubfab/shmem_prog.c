@@ -11,6 +11,10 @@
  *   shmem_prog coll     every collective (broadcast, all-gather, all-reduce
  *                       of int32, float and bf16, all-to-all) at several
  *                       sizes against the CPU's result, and its modeled time
+ *   shmem_prog teams    teams split by a stride, and every collective over
+ *                       the world, a strided team, an odd one split from
+ *                       it and the node teams against the CPU's result
+ *                       (a job of 16 over 4 nodes)
  *   shmem_prog env      print the rank's place and environment, one line
  *   shmem_prog lines    print lines on stdout and stderr, then a partial one
  *   shmem_prog fail R   rank R exits 3 after init; the others wait in a
@@ -425,34 +429,167 @@ static void elem(int type, int pe, size_t i, void *out)
 	}
 }
 
-/*
- * The sum the ring makes of element @i in chunk @k: PE k's, then + each
- * next PE's, in that order (ubshmem.h), computed on the CPU.
- */
-static void ref_sum(int type, int k, size_t i, void *out)
+/* @acc = @acc + @b, elements of @type as the library adds them. */
+static void ref_add(int type, void *acc, const void *b)
 {
-	uint32_t a = 0, b = 0;
-	float fa, fb;
-	uint16_t ha, hb;
+	uint32_t x, y;
+	float fx, fy;
+	uint16_t hx, hy;
+
+	if (type == UBSHMEM_INT32) {
+		memcpy(&x, acc, 4);
+		memcpy(&y, b, 4);
+		x += y;
+		memcpy(acc, &x, 4);
+	} else if (type == UBSHMEM_FLOAT) {
+		memcpy(&fx, acc, 4);
+		memcpy(&fy, b, 4);
+		fx += fy;
+		memcpy(acc, &fx, 4);
+	} else {
+		memcpy(&hx, acc, 2);
+		memcpy(&hy, b, 2);
+		hx = ref_bf16(ref_float(hx) + ref_float(hy));
+		memcpy(acc, &hx, 2);
+	}
+}
+
+/*
+ * A team as the tests see it: its PEs, this PE's index, and its PEs by
+ * node (nodes in the order they first appear, PEs in team order), from
+ * every PE's node that main() gathered.
+ */
+#define TEAM_MAX	64
+static int node_of[TEAM_MAX];
+
+struct tinfo {
+	const struct ubshmem_team *t;
+	int n, me;
+	int pes[TEAM_MAX];
+	int nnodes, per[TEAM_MAX];
+	int by_node[TEAM_MAX][TEAM_MAX];
+	int regular;
+};
+
+static void tinfo_make(struct tinfo *ti, const struct ubshmem_team *t)
+{
+	int i, j;
+
+	memset(ti, 0, sizeof(*ti));
+	ti->t = t;
+	ti->n = ubshmem_team_n_pes(t);
+	ti->me = ubshmem_team_my_pe(t);
+	for (i = 0; i < ti->n; i++) {
+		ti->pes[i] = ubshmem_team_translate_pe(t, i);
+		for (j = 0; j < ti->nnodes; j++)
+			if (node_of[ti->by_node[j][0]] == node_of[ti->pes[i]])
+				break;
+		ti->nnodes += j == ti->nnodes;
+		ti->by_node[j][ti->per[j]++] = ti->pes[i];
+	}
+	ti->regular = 1;
+	for (j = 0; j < ti->nnodes; j++)
+		ti->regular &= ti->per[j] == ti->per[0];
+}
+
+/* What UBSHMEM_ALLREDUCE_AUTO picks (ubshmem.h), the environment unset. */
+static int auto_algo(const struct tinfo *ti)
+{
+	return ti->regular && ti->nnodes > 1 && ti->per[0] > 1 ?
+		UBSHMEM_ALLREDUCE_2LEVEL : UBSHMEM_ALLREDUCE_RING;
+}
+
+/* The chunk of @n over @len elements that holds element @q. */
+static int chunk_of(size_t q, size_t len, int n)
+{
+	int k = 0;
+
+	while (q >= len * (k + 1) / n)
+		k++;
+	return k;
+}
+
+/*
+ * @out = element @i of the PEs @pes[(k + 1) % n], [(k + 2) % n], ...,
+ * [k] summed in that order (of their source elements @i).
+ */
+static void ref_chain(int type, const int *pes, int n, int k, size_t i,
+		      void *out)
+{
+	unsigned char b[4];
 	int j;
 
-	elem(type, k, i, &a);
-	memcpy(&fa, &a, 4);
-	memcpy(&ha, &a, 2);
-	for (j = 1; j < npes; j++) {
-		elem(type, (k + j) % npes, i, &b);
-		memcpy(&fb, &b, 4);
-		memcpy(&hb, &b, 2);
-		a += b;
-		fa += fb;
-		ha = ref_bf16(ref_float(ha) + ref_float(hb));
+	elem(type, pes[(k + 1) % n], i, out);
+	for (j = 2; j <= n; j++) {
+		elem(type, pes[(k + j) % n], i, b);
+		ref_add(type, out, b);
 	}
-	if (type == UBSHMEM_INT32)
-		memcpy(out, &a, 4);
-	else if (type == UBSHMEM_FLOAT)
-		memcpy(out, &fa, 4);
-	else
-		memcpy(out, &ha, 2);
+}
+
+/*
+ * Element @e of the all-reduce of @count elements by @algo, in the order
+ * of ubshmem.h and Documentation/shmem.rst: pieces of UBSHMEM_COLL_PIECE
+ * bytes; in a piece, RING's chunk k of n is summed from PE k on (the chain
+ * from k - 1); 2LEVEL's chunk c of the L of a node, sub-chunk k of the M
+ * of c, is the sum of the nodes' partial sums from node k + 1 on, each
+ * partial the sum of the node's PEs from local index c + 1 on.
+ */
+static void ref_allreduce(const struct tinfo *ti, int algo, int type,
+			  size_t count, size_t e, void *out)
+{
+	size_t es = type == UBSHMEM_BF16 ? 2 : 4, per = UBSHMEM_COLL_PIECE / es;
+	size_t q = e % per, pc = count - e / per * per, fc, lc;
+	unsigned char part[4];
+	int c, k, j, m, L = ti->per[0], M = ti->nnodes;
+
+	pc = pc < per ? pc : per;
+	if (algo == UBSHMEM_ALLREDUCE_RING) {
+		k = chunk_of(q, pc, ti->n);
+		ref_chain(type, ti->pes, ti->n, (k - 1 + ti->n) % ti->n, e, out);
+		return;
+	}
+	c = chunk_of(q, pc, L);
+	fc = pc * c / L;
+	lc = pc * (c + 1) / L - fc;
+	k = chunk_of(q - fc, lc, M);
+	for (j = 1; j <= M; j++) {
+		m = (k + j) % M;
+		ref_chain(type, ti->by_node[m], L, c, e, j == 1 ? out : part);
+		if (j > 1)
+			ref_add(type, out, part);
+	}
+}
+
+/*
+ * Check @dst, the all-reduce of @count elements of @type by @algo: this
+ * PE checks every n-th element from its index against the CPU (the
+ * reference costs n additions an element, which the VM feels at 16 PEs),
+ * and that its @dst is the team's first PE's, byte for byte (through
+ * ubshmem_ptr(), between barriers). Return: the first bad element, or
+ * @count.
+ */
+static size_t check_reduced(const struct tinfo *ti, int algo, int type,
+			    size_t count, const unsigned char *dst)
+{
+	size_t es = type == UBSHMEM_BF16 ? 2 : 4, e, bad = count;
+	const unsigned char *first = ubshmem_ptr(dst, ti->pes[0]);
+	unsigned char want[4];
+
+	CHECK(first, "ubshmem_ptr: %s", strerror(errno));
+	for (e = ti->me; e < count; e += ti->n) {
+		ref_allreduce(ti, algo, type, count, e, want);
+		if (memcmp(dst + e * es, want, es)) {
+			bad = e;
+			break;
+		}
+	}
+	/* every PE's dst is final, and none is written before all compared */
+	OK(ubshmem_barrier(ti->t));
+	for (e = 0; first && e < bad; e++)
+		if (memcmp(dst + e * es, first + e * es, es))
+			bad = e;
+	OK(ubshmem_barrier(ti->t));
+	return bad;
 }
 
 /*
@@ -492,9 +629,12 @@ static void check_allreduce(void)
 	static const char *const names[] = { "int32", "float", "bf16" };
 	unsigned char *src = ubshmem_malloc(COLL_BIG);
 	unsigned char *dst = ubshmem_malloc(COLL_BIG);
-	unsigned char want[4];
 	uint64_t ns[4];
-	int type, s, k, bad;
+	int type, s, algo;
+	struct tinfo world;
+
+	tinfo_make(&world, ubshmem_team_world());
+	algo = auto_algo(&world);
 
 	for (type = UBSHMEM_INT32; type <= UBSHMEM_BF16; type++) {
 		size_t es = type == UBSHMEM_BF16 ? 2 : 4, i;
@@ -510,18 +650,9 @@ static void check_allreduce(void)
 			OK(ubshmem_allreduce(dst, src, count, type,
 					     UBSHMEM_OP_SUM));
 			ns[s] = took(ns[s]);
-			for (k = 0, bad = 0; k < npes && !bad; k++) {
-				for (i = count * k / npes;
-				     i < count * (k + 1) / npes; i++) {
-					ref_sum(type, k, i, want);
-					if (memcmp(dst + i * es, want, es)) {
-						bad = 1;
-						break;
-					}
-				}
-			}
-			CHECK(!bad, "allreduce %s of %zu: element %zu", names[type],
-			      count, bad ? i : 0);
+			i = check_reduced(&world, algo, type, count, dst);
+			CHECK(i == count, "allreduce %s of %zu: element %zu",
+			      names[type], count, i);
 		}
 		/*
 		 * > 0 only: at 16 PEs the sizes' modeled times do not stand
@@ -608,6 +739,220 @@ static void check_moves(void)
 	ubshmem_free(src);
 }
 
+/*
+ * Each team collective on the team of @ti against the CPU: the barrier
+ * (every PE's atomic at the team's first PE is there after it), broadcast
+ * from the last and the first, all-gather, reduce-scatter, all-reduce by
+ * both algorithms (2LEVEL refused on a team irregular over its nodes) and
+ * by AUTO, all-to-all and all-to-all-v (and its counts that do not match),
+ * at 1, 7 and 4099 (elements or bytes a PE or a block) and, with @big (the
+ * world), 1 MiB (all-reduce: one piece and 3 elements, so two pieces) and
+ * the reductions of int32 and bf16 besides float; then the arguments
+ * they refuse.
+ */
+static void check_team(const struct tinfo *ti, const char *name, int big,
+		       unsigned char *src, unsigned char *dst, uint64_t *ctr)
+{
+	static const char *const names[] = { "int32", "float", "bf16" };
+	const struct ubshmem_team *t = ti->t;
+	int n = ti->n, tme = ti->me, s, r, i, j, type, algo, ok, err;
+	size_t scounts[TEAM_MAX], rcounts[TEAM_MAX], sdispls[TEAM_MAX];
+	size_t rdispls[TEAM_MAX], e, es, count, at;
+	unsigned char want[4];
+	uint64_t got = 0;
+
+	/* the barrier: nobody reads the count before everyone added */
+	if (tme == 0)
+		*ctr = 0;
+	OK(ubshmem_barrier(t));
+	OK(ubshmem_atomic_fetch_add(ctr, 1, ti->pes[0], NULL));
+	OK(ubshmem_barrier(t));
+	OK(ubshmem_atomic_fetch_add(ctr, 0, ti->pes[0], &got));
+	CHECK(got == (uint64_t)n, "%s: barrier: %llu of %d arrived", name,
+	      (unsigned long long)got, n);
+	OK(ubshmem_barrier(t));
+	for (s = 0; s < 3 + big; s++) {
+		size_t size = coll_size(s, COLL_BIG);
+		size_t per = coll_size(s, COLL_BIG / n);
+
+		for (r = 0; r < 2; r++) {
+			int root = r ? 0 : n - 1;
+
+			fill(src, me, size);
+			memset(dst, 0xee, size);
+			OK(ubshmem_team_broadcast(t, dst, src, size, root));
+			CHECK(same(dst, ti->pes[root], size),
+			      "%s: broadcast of %zu from %d", name, size, root);
+		}
+		fill(src, me, per);
+		memset(dst, 0xee, per * n);
+		OK(ubshmem_team_allgather(t, dst, src, per));
+		for (i = 0, ok = 1; i < n; i++)
+			ok &= same(dst + i * per, ti->pes[i], per);
+		CHECK(ok, "%s: allgather of %zu", name, per);
+		for (i = 0; i < n; i++)
+			fill(src + i * per, me * npes + ti->pes[i], per);
+		memset(dst, 0xee, per * n);
+		OK(ubshmem_team_alltoall(t, dst, src, per));
+		for (i = 0, ok = 1; i < n; i++)
+			ok &= same(dst + i * per, ti->pes[i] * npes + me, per);
+		CHECK(ok, "%s: alltoall of %zu", name, per);
+	}
+	/* the types but on the world: float (the time of the VM) */
+	for (type = big ? UBSHMEM_INT32 : UBSHMEM_FLOAT;
+	     type <= (big ? UBSHMEM_BF16 : UBSHMEM_FLOAT); type++) {
+		es = type == UBSHMEM_BF16 ? 2 : 4;
+		for (s = 0; s < 3 + (big && type == UBSHMEM_FLOAT); s++) {
+			/* reduce-scatter: block tme is summed from tme + 1 on */
+			count = coll_size(s, COLL_BIG / n / es);
+			for (e = 0; e < count * n; e++)
+				elem(type, me, e, src + e * es);
+			memset(dst, 0xee, count * es);
+			OK(ubshmem_team_reduce_scatter(t, dst, src, count, type,
+						       UBSHMEM_OP_SUM));
+			for (e = 0; e < count; e++) {
+				ref_chain(type, ti->pes, n, tme,
+					  tme * count + e, want);
+				if (memcmp(dst + e * es, want, es))
+					break;
+			}
+			CHECK(e == count, "%s: reduce_scatter %s of %zu: element %zu",
+			      name, names[type], count, e);
+			count = coll_size(s, (COLL_BIG + 12) / es);
+			for (e = 0; e < count; e++)
+				elem(type, me, e, src + e * es);
+			for (algo = UBSHMEM_ALLREDUCE_AUTO;
+			     algo <= UBSHMEM_ALLREDUCE_2LEVEL; algo++) {
+				int use = algo ? algo : auto_algo(ti);
+
+				memset(dst, 0xee, count * es);
+				err = ubshmem_team_allreduce(t, dst, src, count,
+							     type,
+							     UBSHMEM_OP_SUM,
+							     algo);
+				if (use == UBSHMEM_ALLREDUCE_2LEVEL &&
+				    !ti->regular) {
+					CHECK(err == -EINVAL,
+					      "%s: 2level accepted", name);
+					continue;
+				}
+				OK(err);
+				e = check_reduced(ti, use, type, count, dst);
+				CHECK(e == count,
+				      "%s: allreduce %d %s of %zu: element %zu",
+				      name, algo, names[type], count, e);
+			}
+		}
+	}
+	/* all-to-all-v: from index i to j, a count of its own, some 0 */
+	for (j = 0, at = 0; j < n; j++) {
+		scounts[j] = (tme + j) % 4 ? (tme * 3 + j * 5) % 7 * 131 + 1 : 0;
+		sdispls[j] = at;
+		fill(src + at, me * npes + ti->pes[j], scounts[j]);
+		at += scounts[j] + 8;
+	}
+	for (j = 0, at = 0; j < n; j++) {
+		rcounts[j] = (j + tme) % 4 ? (j * 3 + tme * 5) % 7 * 131 + 1 : 0;
+		rdispls[j] = at;
+		at += rcounts[j] + 16;
+	}
+	for (r = 0; r < 2; r++) {
+		/* r 1: index 0 sends index 1 a byte more than it expects */
+		if (r && n > 1)
+			scounts[1] += tme == 0;
+		memset(dst, 0xee, at);
+		err = ubshmem_team_alltoallv(t, dst, rcounts, rdispls, src,
+					     scounts, sdispls);
+		CHECK(err == (r && n > 1 && tme < 2 ? -EINVAL : 0),
+		      "%s: alltoallv %d: %d", name, r, err);
+		for (j = 0, ok = 1; j < n; j++) {
+			if (r && n > 1 && tme + j == 1)
+				continue;	/* the pair that did not match */
+			ok &= same(dst + rdispls[j], ti->pes[j] * npes + me,
+				   rcounts[j]);
+			ok &= dst[rdispls[j] + rcounts[j]] == 0xee;
+		}
+		CHECK(ok, "%s: alltoallv %d", name, r);
+	}
+	CHECK(ubshmem_team_broadcast(t, dst, src, 1, n) == -EINVAL &&
+	      ubshmem_team_allreduce(t, dst, src, 1, UBSHMEM_INT32,
+				     UBSHMEM_OP_SUM, 3) == -EINVAL &&
+	      ubshmem_team_reduce_scatter(t, dst, dst, 1, UBSHMEM_INT32,
+					  UBSHMEM_OP_SUM) == -EINVAL &&
+	      ubshmem_team_alltoallv(t, dst, NULL, rdispls, src, scounts,
+				     sdispls) == -EINVAL,
+	      "%s: bad arguments accepted", name);
+}
+
+/*
+ * The teams: a split's bad arguments; the world, every other PE from
+ * PE 1 (strided), the first 7 of those (an odd team, split from a split)
+ * and each node's team, checked by check_team() one team at a time (the
+ * node teams at once); calls on no team refused.
+ */
+static void check_team_colls(void)
+{
+	unsigned char *src = ubshmem_malloc(2 * COLL_BIG);
+	unsigned char *dst = ubshmem_malloc(2 * COLL_BIG);
+	uint64_t *ctr = ubshmem_malloc(sizeof(*ctr));
+	const struct ubshmem_team *w = ubshmem_team_world();
+	struct ubshmem_team *strided = NULL, *odd = NULL, *t = (void *)1;
+	struct tinfo ti;
+
+	CHECK(ubshmem_team_split_strided(w, 0, 0, 2, &t) == -EINVAL &&
+	      ubshmem_team_split_strided(w, 0, 1, 0, &t) == -EINVAL &&
+	      ubshmem_team_split_strided(w, -1, 1, 1, &t) == -EINVAL &&
+	      ubshmem_team_split_strided(w, 1, 2, npes / 2 + 1, &t) ==
+	      -EINVAL && ubshmem_team_split_strided(w, 0, 1, 1, NULL) ==
+	      -EINVAL && ubshmem_team_split_strided(NULL, 0, 1, 1, &t) ==
+	      -EINVAL, "split: bad arguments accepted");
+	CHECK(ubshmem_team_destroy((struct ubshmem_team *)w) == -EINVAL &&
+	      ubshmem_team_destroy(NULL) == 0 &&
+	      ubshmem_barrier(NULL) == -EINVAL, "teams: bad arguments accepted");
+	OK(ubshmem_team_split_strided(w, 1, 2, npes / 2, &strided));
+	CHECK(!strided == !(me % 2), "strided: member %p", (void *)strided);
+	if (strided) {
+		OK(ubshmem_team_split_strided(strided, 0, 1, 7, &odd));
+		CHECK(!odd == (me > 13), "odd: member %p", (void *)odd);
+		CHECK(ubshmem_team_n_pes(strided) == npes / 2 &&
+		      ubshmem_team_translate_pe(strided, 2) == 5 &&
+		      ubshmem_team_my_pe(strided) == me / 2, "strided team");
+	}
+	tinfo_make(&ti, w);
+	check_team(&ti, "world", 1, src, dst, ctr);
+	OK(ubshmem_barrier_all());
+	if (strided) {
+		tinfo_make(&ti, strided);
+		check_team(&ti, "strided", 0, src, dst, ctr);
+	}
+	OK(ubshmem_barrier_all());
+	if (odd) {
+		tinfo_make(&ti, odd);
+		check_team(&ti, "odd", 0, src, dst, ctr);
+	}
+	OK(ubshmem_barrier_all());
+	tinfo_make(&ti, ubshmem_team_node());
+	check_team(&ti, "node", 0, src, dst, ctr);
+	OK(ubshmem_team_destroy(odd));
+	OK(ubshmem_team_destroy(strided));
+	ubshmem_free(ctr);
+	ubshmem_free(dst);
+	ubshmem_free(src);
+}
+
+/* Every PE's node (UBRUN_NODE), for the teams' levels, into node_of[]. */
+static void gather_nodes(void)
+{
+	int *mine = ubshmem_malloc(sizeof(int));
+	int *all = ubshmem_malloc(npes * sizeof(int));
+
+	*mine = atoi(getenv("UBRUN_NODE"));
+	OK(ubshmem_allgather(all, mine, sizeof(int)));
+	memcpy(node_of, all, npes * sizeof(int));
+	ubshmem_free(all);
+	ubshmem_free(mine);
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "all";
@@ -652,9 +997,15 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	CHECK(ubshmem_model_ns() == 0, "model_ns before any op");
+	if (!strcmp(what, "coll") || !strcmp(what, "teams"))
+		gather_nodes();
 	if (!strcmp(what, "coll")) {
 		check_allreduce();
 		check_moves();
+		goto out;
+	}
+	if (!strcmp(what, "teams")) {
+		check_team_colls();
 		goto out;
 	}
 	check_teams();

@@ -3,7 +3,8 @@
  * libubshmem and ubrun, end to end in the VM: ubrun starts shmem_prog
  * (the rank program beside this one) as jobs of 4 and 16 ranks, packed
  * and spread, and each rank checks every call of the API against the
- * CPU's expectations, then the collectives in jobs of 4, 16 and 7 ranks;
+ * CPU's expectations, then the collectives in jobs of 4, 16 and 7 ranks
+ * and over teams of several shapes in a job of 16;
  * ubrun's placements and environment, the prefix of its ranks' output
  * lines, its exit status when a rank fails (the others killed), when a
  * rank cannot start and when it is sent SIGTERM.
@@ -189,6 +190,15 @@ TEST_F_TIMEOUT(shmem, coll_16_spread, 120)
 TEST_F_TIMEOUT(shmem, coll_7_nodes, 120)
 {
 	run_prog(_metadata, "coll", "7", "--placement=nodes:3");
+}
+
+/*
+ * Teams: the world at 16 over 4 nodes, a strided team, an odd team split
+ * from it, the node teams; every team collective on each.
+ */
+TEST_F_TIMEOUT(shmem, teams_16_spread, 120)
+{
+	run_prog(_metadata, "teams", "16", "--placement=spread");
 }
 
 /* Rank @r's "env" line in @j, parsed. */
