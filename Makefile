@@ -220,7 +220,7 @@ demo: lib tools $(DEMO_PROGS) ubbench
 BENCH_KVER ?= 6.12
 BENCH_SCALE_PARAMS := profile=cm384
 
-ubbench: lib
+ubbench: lib comm
 	$(call step,BUILD,ubbench)$(MAKE) $(QUIET_MAKE) -C tools/bench \
 		O=$(BUILD)/tools/bench
 

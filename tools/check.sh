@@ -19,8 +19,9 @@
 # other *_test that selftests/ubfab/run_all.sh finds.
 #
 # The host tests are tools/ubctl/tests/host.sh, tools/plot/tests/host.py,
-# Documentation/man/tests/host.sh, tools/completion/tests/host.sh and
-# every lib/tests program (one KTAP run each). The Python binding's
+# Documentation/man/tests/host.sh, tools/completion/tests/host.sh,
+# tools/bench/tests/coll.sh (which boots a VM of its own) and every
+# lib/tests program (one KTAP run each). The Python binding's
 # tests (make check-python) run in a VM of their own on 6.1 and on 6.12
 # (one KTAP run each: its conftest.py ends with a Totals line), and so
 # does a short run of ubbench queue send (make check-bench,
@@ -320,6 +321,10 @@ stock_checks() {
 	tools/completion/tests/host.sh 2>&1 | tee "$tmp/completion" ||
 		rc=${PIPESTATUS[0]}
 	count_run "bash completion" "$tmp/completion" "$rc"
+	echo "check: ubbench coll in a VM (tools/bench/tests/coll.sh)"
+	rc=0
+	tools/bench/tests/coll.sh 2>&1 | tee "$tmp/coll" || rc=${PIPESTATUS[0]}
+	count_run "ubbench coll" "$tmp/coll" "$rc"
 	lib_tests
 
 	for series in 6.1 6.12; do

@@ -12,7 +12,8 @@
  * (two-sided messages) and scale.c: a queue per NPU die at once) and the
  * fabric model's: model.c (its times against the published figures,
  * which are modeled, not timed) and spread.c (how much they move from run
- * to run, fast mode against ordered).
+ * to run, fast mode against ordered); and coll.c (libubshmem's
+ * collectives, run as ranks of ubrun, reporting on their own).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -33,20 +34,13 @@
 #define TOLERANCE_DEFAULT	5
 #define TOLERANCE_MAX		100
 
-/* Where the figures were measured. */
-struct context {
-	char kernel[sizeof(((struct utsname *)0)->release)];
-	char cpu[128];		/* the model */
-	char thp[16];		/* transparent huge pages: always, madvise... */
-	char date[32];		/* UTC, ISO 8601 */
-};
-
-enum part { PART_MEM, PART_QUEUE, PART_MODEL, NR_PARTS };
+enum part { PART_MEM, PART_QUEUE, PART_MODEL, PART_COLL, NR_PARTS };
 
 static const char *const part_names[NR_PARTS] = {
 	[PART_MEM] = "mem",
 	[PART_QUEUE] = "queue",
 	[PART_MODEL] = "model",
+	[PART_COLL] = "coll",
 };
 
 static const char *const queue_part_names[NR_QUEUE_PARTS] = {
@@ -80,6 +74,8 @@ static const struct {
 			 "queue measurement", 1U << QUEUE_SCALE },
 	[PART_MODEL] = { model_part_names, NR_MODEL_PARTS,
 			 "model measurement", 0 },
+	/* only when named, and alone: it runs as ranks of ubrun */
+	[PART_COLL] = { NULL, 1, NULL, 1 },
 };
 
 /* A part's measurements when it is given alone, as 1 << enum queue_part... */
@@ -92,6 +88,7 @@ static void usage(FILE *f)
 		"Usage: ubbench [options] [mem]\n"
 		"               [queue [write | read | rate | lat | cost | scale | send]]\n"
 		"               [model [table | spread]]\n"
+		"       ubbench [options] coll\n"
 		"\n"
 		"Measures ubfab (ubfab.ko must be loaded): the parts the commands\n"
 		"name, each at most once, in this order; with no command, all of:\n"
@@ -153,6 +150,18 @@ static void usage(FILE *f)
 		"                 many completions differed between runs and the\n"
 		"                 largest and mean spread (max - min) of their model_ns\n"
 		"                 in ns (the ordered domain's must be 0)\n"
+		"  coll         only when named, and alone: libubshmem's collectives in\n"
+		"               the manner of nccl-tests, run as --ranks ranks of\n"
+		"               ubrun (ubbench re-executes itself under it): broadcast,\n"
+		"               allgather, reduce_scatter, allreduce (ring, and 2level\n"
+		"               where every node has as many ranks) and alltoall of\n"
+		"               float, sizes doubling from 8 B to --max-size; a row\n"
+		"               each: size (B, the larger of a rank's buffers), count\n"
+		"               (floats), modeled time of an op in ns (rank 0's clock\n"
+		"               between barriers, over --iters ops, default %d, after\n"
+		"               a warm-up), algbw = size / time and busbw = algbw x\n"
+		"               nccl-tests' factor (allreduce 2(n-1)/n, broadcast 1,\n"
+		"               the others (n-1)/n) in GB/s, host time of an op in us\n"
 		"Commands may be shortened to any unambiguous prefix. Each timed\n"
 		"figure is the median of the timed repetitions, after one untimed\n"
 		"warm-up repetition. Targets are reported (PASS/MISS), not enforced.\n"
@@ -171,6 +180,12 @@ static void usage(FILE *f)
 		"  -t, --tolerance PCT  model: how far a cell may be from the published\n"
 		"                       figure, whole percent 0..%d (default %d)\n"
 		"  -j, --json FILE      also write the results to FILE as JSON\n"
+		"  -r, --ranks N        coll: ranks, 2..%d (default %d)\n"
+		"  -p, --placement P    coll: ubrun's placement (default spread)\n"
+		"  -m, --max-size SIZE  coll: the largest size, bytes, suffixes K, M,\n"
+		"                       G, 8 B..256 MiB (default: the largest power\n"
+		"                       of two, at most 256 MiB, of which 3 x ranks\n"
+		"                       fit in MemAvailable)\n"
 		"  -h, --help           this help\n"
 		"\n"
 		"Exit status: 0 measured (and with model, every cell within the\n"
@@ -178,8 +193,9 @@ static void usage(FILE *f)
 		"skipped is no failure); 1 a measurement (or its setup) failed, a\n"
 		"model cell is beyond the tolerance, or a completion of the ordered\n"
 		"domain differed between runs; 2 usage error.\n",
-		SCALE_OPS, SPREAD_RUNS, ITERS_MAX, ITERS_DEFAULT, SPREAD_RUNS,
-		SPREAD_RUNS_MIN, TOLERANCE_MAX, TOLERANCE_DEFAULT);
+		SCALE_OPS, SPREAD_RUNS, COLL_ITERS, ITERS_MAX, ITERS_DEFAULT,
+		SPREAD_RUNS, SPREAD_RUNS_MIN, TOLERANCE_MAX, TOLERANCE_DEFAULT,
+		COLL_RANKS_MAX, COLL_RANKS);
 }
 
 void fail(const char *what, int err)
@@ -480,37 +496,72 @@ static void json_entity(struct json *j, const char *key,
 	json_object_end(j);
 }
 
+void context_read(struct context *ctx)
+{
+	struct utsname uts;
+	time_t t = time(NULL);
+
+	uname(&uts);
+	snprintf(ctx->kernel, sizeof(ctx->kernel), "%s", uts.release);
+	cpu_model(ctx->cpu, sizeof(ctx->cpu));
+	thp_mode(ctx->thp, sizeof(ctx->thp));
+	strftime(ctx->date, sizeof(ctx->date), "%Y-%m-%dT%H:%M:%SZ",
+		 gmtime(&t));
+}
+
 /*
  * The file: JSON_SPACED, a line per member of the top-level object and per
- * group of figures in the parts' objects (mem_json(), queue_json()).
+ * group of figures in the parts' objects (mem_json(), coll.c's...). Its
+ * top-level object is begun with @tool and @ctx; NULL if it cannot be
+ * opened (printed).
  */
-static int write_json(const struct bench *b, const struct context *ctx)
+FILE *json_file_open(const struct bench *b, struct json *j, const char *tool,
+		     const struct context *ctx)
 {
 	const struct {
 		const char *key;
 		const char *value;
 	} strings[] = {
-		{ "tool", "ubbench" },
+		{ "tool", tool },
 		{ "date", ctx->date },
 		{ "kernel", ctx->kernel },
 		{ "cpu", ctx->cpu },
 		{ "thp", ctx->thp },
 	};
-	struct json j;
 	unsigned int i;
-	FILE *f;
+	FILE *f = fopen(b->json, "w");
 
-	f = fopen(b->json, "w");
 	if (!f) {
+		fail(b->json, -errno);
+		return NULL;
+	}
+	json_init(j, f, JSON_SPACED);
+	json_object_begin(j, NULL);
+	for (i = 0; i < ARRAY_SIZE(strings); i++) {
+		json_break(j);
+		json_string(j, strings[i].key, strings[i].value);
+	}
+	return f;
+}
+
+int json_file_close(const struct bench *b, struct json *j, FILE *f)
+{
+	json_break(j);
+	json_object_end(j);
+	if (fclose(f)) {
 		fail(b->json, -errno);
 		return -errno;
 	}
-	json_init(&j, f, JSON_SPACED);
-	json_object_begin(&j, NULL);
-	for (i = 0; i < ARRAY_SIZE(strings); i++) {
-		json_break(&j);
-		json_string(&j, strings[i].key, strings[i].value);
-	}
+	return 0;
+}
+
+static int write_json(const struct bench *b, const struct context *ctx)
+{
+	struct json j;
+	FILE *f = json_file_open(b, &j, "ubbench", ctx);
+
+	if (!f)
+		return -EIO;
 	if (b->exporter)
 		json_entity(&j, "exporter", b->exporter);
 	json_entity(&j, "importer", b->importer);
@@ -522,26 +573,14 @@ static int write_json(const struct bench *b, const struct context *ctx)
 		queue_json(b, &j);
 	if (b->model || b->spread)
 		model_json(b, &j);
-	json_break(&j);
-	json_object_end(&j);
-	if (fclose(f)) {
-		fail(b->json, -errno);
-		return -errno;
-	}
-	return 0;
+	return json_file_close(b, &j, f);
 }
 
 static int report(const struct bench *b)
 {
 	struct context ctx;
-	struct utsname uts;
-	time_t t = time(NULL);
 
-	uname(&uts);
-	snprintf(ctx.kernel, sizeof(ctx.kernel), "%s", uts.release);
-	cpu_model(ctx.cpu, sizeof(ctx.cpu));
-	thp_mode(ctx.thp, sizeof(ctx.thp));
-	strftime(ctx.date, sizeof(ctx.date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	context_read(&ctx);
 	print_table(b, &ctx);
 	return b->json ? write_json(b, &ctx) : 0;
 }
@@ -574,6 +613,31 @@ static int match(const char *arg, const char *const *names, size_t n,
 	else if (i < 0)
 		fprintf(stderr, "ubbench: unknown %s \"%s\"\n", what, arg);
 	return i < 0 ? -1 : i;
+}
+
+/*
+ * A size in bytes with an optional binary suffix K, M or G, from 8 B to
+ * 256 MiB, into @out; false if it is not one.
+ */
+static bool parse_size(const char *arg, size_t *out)
+{
+	static const char suffixes[] = "KMG";
+	size_t len = strlen(arg);
+	const char *sfx = len ? strchr(suffixes, arg[len - 1]) : NULL;
+	unsigned int shift = sfx && *sfx ? 10 * (sfx - suffixes + 1) : 0;
+	unsigned long long v;
+	char num[32];
+
+	len -= shift != 0;
+	if (!len || len >= sizeof(num))
+		return false;
+	memcpy(num, arg, len);
+	num[len] = '\0';
+	if (!tool_parse_uint(num, 256ULL * MiB >> shift, &v) ||
+	    v << shift < 8)
+		return false;
+	*out = v << shift;
+	return true;
 }
 
 /*
@@ -618,7 +682,8 @@ static int parse_parts(int argc, char **argv, struct parts *p)
 			return -1;
 		}
 		last = part;
-		p->sub[part] = SUB_ALL(part);
+		/* a part of no measurements (mem, coll) is one */
+		p->sub[part] = sub_parts[part].names ? SUB_ALL(part) : 1;
 	}
 	return 0;
 }
@@ -631,6 +696,9 @@ int main(int argc, char **argv)
 		{ "iters", required_argument, NULL, 'n' },
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "json", required_argument, NULL, 'j' },
+		{ "ranks", required_argument, NULL, 'r' },
+		{ "placement", required_argument, NULL, 'p' },
+		{ "max-size", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -639,12 +707,13 @@ int main(int argc, char **argv)
 		.iters = ITERS_DEFAULT,
 		.tolerance = TOLERANCE_DEFAULT,
 	};
+	struct coll_opts coll = { COLL_RANKS, "spread", 0 };
 	unsigned long long n;
 	struct parts parts;
 	bool mem, queue;
 	int opt, status;
 
-	while ((opt = getopt_long(argc, argv, "e:i:n:t:j:h", longopts,
+	while ((opt = getopt_long(argc, argv, "e:i:n:t:j:r:p:m:h", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -673,6 +742,25 @@ int main(int argc, char **argv)
 		case 'j':
 			b.json = optarg;
 			break;
+		case 'r':
+			if (!tool_parse_uint(optarg, COLL_RANKS_MAX, &n) ||
+			    n < 2) {
+				fprintf(stderr, "ubbench: --ranks: not a number from 2 to %d: %s\n",
+					COLL_RANKS_MAX, optarg);
+				return 2;
+			}
+			coll.ranks = n;
+			break;
+		case 'p':
+			coll.placement = optarg;
+			break;
+		case 'm':
+			if (!parse_size(optarg, &coll.max_size)) {
+				fprintf(stderr, "ubbench: --max-size: not a size from 8 B to 256 MiB: %s\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -684,6 +772,14 @@ int main(int argc, char **argv)
 	if (parse_parts(argc - optind, argv + optind, &parts)) {
 		usage(stderr);
 		return 2;
+	}
+	if (parts.sub[PART_COLL]) {
+		if (parts.sub[PART_MEM] || parts.sub[PART_QUEUE] ||
+		    parts.sub[PART_MODEL]) {
+			fprintf(stderr, "ubbench: coll runs alone\n");
+			return 2;
+		}
+		return coll_main(&b, &coll, argc, argv);
 	}
 	mem = parts.sub[PART_MEM];
 	queue = parts.sub[PART_QUEUE];

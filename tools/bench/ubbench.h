@@ -5,8 +5,9 @@
  * helpers; and the entry points of each part: mem.c (memory semantics),
  * queue.c (NPU queues), send.c (two-sided messages, for queue.c),
  * uring.c (the io_uring NOP baseline), param.c (the module parameter that
- * turns the model off, for queue.c's cost of the model), model.c (the fabric model against the published figures) and
- * spread.c (the model's run-to-run spread, fast mode against ordered).
+ * turns the model off, for queue.c's cost of the model), model.c (the fabric model against the published figures),
+ * spread.c (the model's run-to-run spread, fast mode against ordered)
+ * and coll.c (libubshmem's collectives, run as ranks of ubrun).
  */
 #ifndef UBBENCH_H
 #define UBBENCH_H
@@ -88,6 +89,24 @@ int import_and_map(struct bench *b, uint32_t token_id, bool apart,
 		   struct ubfab_import *imp, void **addr);
 void json_figure(struct json *j, const char *key, const struct figure *fig,
 		 unsigned int n);
+
+/* Where the figures were measured, as the JSON files and the table say. */
+struct context {
+	char kernel[65];	/* struct utsname's release */
+	char cpu[128];		/* the model */
+	char thp[16];		/* transparent huge pages: always, madvise... */
+	char date[32];		/* UTC, ISO 8601 */
+};
+
+void context_read(struct context *ctx);
+/*
+ * --json's file, its top-level object begun with "tool": @tool and the
+ * context; NULL if it cannot be opened (printed). json_file_close() ends
+ * the object and the file: 0 or -errno (printed).
+ */
+FILE *json_file_open(const struct bench *b, struct json *j, const char *tool,
+		     const struct context *ctx);
+int json_file_close(const struct bench *b, struct json *j, FILE *f);
 const char *pass_miss(int met);
 int nl_open(struct ubfab_nl **nlp);
 int entities_dump(struct ubfab_nl *nl, ubfab_entity_cb cb, void *arg);
@@ -201,5 +220,24 @@ struct uring;
 int uring_open(unsigned int entries, struct uring **rp);
 void uring_close(struct uring *r);
 int uring_nops(struct uring *r, unsigned int ops, unsigned int batch);
+
+/*
+ * coll.c: `ubbench coll`, libubshmem's collectives as nccl-tests measures
+ * NCCL's: outside a job it re-executes ubbench under ubrun as @ranks
+ * ranks placed by @placement; in a rank it measures (rank 0 reports).
+ * @max_size 0: the launcher picks it from the memory available. Returns
+ * the exit status.
+ */
+struct coll_opts {
+	unsigned int ranks;
+	const char *placement;
+	size_t max_size;
+};
+
+#define COLL_RANKS	16
+#define COLL_RANKS_MAX	768
+#define COLL_ITERS	3	/* timed ops a row without --iters */
+int coll_main(struct bench *b, const struct coll_opts *o, int argc,
+	      char **argv);
 
 #endif /* UBBENCH_H */
