@@ -14,6 +14,7 @@
 #   KERNEL as ubvm -k takes it (default 6.12); builds ubbench (make
 #   ubbench) and needs the module built for that kernel.
 
+# shellcheck disable=SC2016 # the $ of jq programs are jq's
 set -u
 
 root=$(cd "$(dirname "$0")/../../.." && pwd)
