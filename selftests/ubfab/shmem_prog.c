@@ -744,11 +744,12 @@ static void check_moves(void)
  * (every PE's atomic at the team's first PE is there after it), broadcast
  * from the last and the first, all-gather, reduce-scatter, all-reduce by
  * both algorithms (2LEVEL refused on a team irregular over its nodes) and
- * by AUTO, all-to-all and all-to-all-v (and its counts that do not match),
- * at 1, 7 and 4099 (elements or bytes a PE or a block) and, with @big (the
- * world), 1 MiB (all-reduce: one piece and 3 elements, so two pieces) and
- * the reductions of int32 and bf16 besides float; then the arguments
- * they refuse.
+ * by AUTO, AUTO with a bad UBSHMEM_ALLREDUCE refused (on the world, with
+ * ring and 2level, each in its order), all-to-all and all-to-all-v (and
+ * its counts that do not match), at 1, 7 and 4099 (elements or bytes a PE
+ * or a block) and, with @big (the world), 1 MiB (all-reduce: one piece
+ * and 3 elements, so two pieces) and the reductions of int32 and bf16
+ * besides float; then the arguments they refuse.
  */
 static void check_team(const struct tinfo *ti, const char *name, int big,
 		       unsigned char *src, unsigned char *dst, uint64_t *ctr)
@@ -844,6 +845,29 @@ static void check_team(const struct tinfo *ti, const char *name, int big,
 			}
 		}
 	}
+	/* AUTO as UBSHMEM_ALLREDUCE says: each order, or refused */
+	for (algo = big ? UBSHMEM_ALLREDUCE_RING : 3;
+	     algo <= UBSHMEM_ALLREDUCE_2LEVEL + 1; algo++) {
+		static const char *const env[] = { "", "ring", "2level", "x" };
+
+		setenv("UBSHMEM_ALLREDUCE", env[algo], 1);
+		count = 4099;
+		for (e = 0; e < count; e++)
+			elem(UBSHMEM_FLOAT, me, e, src + e * 4);
+		err = ubshmem_team_allreduce(t, dst, src, count, UBSHMEM_FLOAT,
+					     UBSHMEM_OP_SUM,
+					     UBSHMEM_ALLREDUCE_AUTO);
+		if (algo > UBSHMEM_ALLREDUCE_2LEVEL) {
+			CHECK(err == -EINVAL, "%s: UBSHMEM_ALLREDUCE=x: %d",
+			      name, err);
+			continue;
+		}
+		OK(err);
+		e = check_reduced(ti, algo, UBSHMEM_FLOAT, count, dst);
+		CHECK(e == count, "%s: UBSHMEM_ALLREDUCE=%s: element %zu",
+		      name, env[algo], e);
+	}
+	unsetenv("UBSHMEM_ALLREDUCE");
 	/* all-to-all-v: from index i to j, a count of its own, some 0 */
 	for (j = 0, at = 0; j < n; j++) {
 		scounts[j] = (tme + j) % 4 ? (tme * 3 + j * 5) % 7 * 131 + 1 : 0;
