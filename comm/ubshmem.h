@@ -55,9 +55,11 @@ extern "C" {
  * Return: 0; -EALREADY if already initialised; -EPROTO if ubrun ended
  * the rendezvous (a rank left or broke it), a PMIx call failed (a rank
  * ended) or the PEs disagree on the heap size; -ECONNREFUSED if ubrun no
- * longer listens; -EINVAL for a placement that does not fit; -ENOTSUP
- * under mpirun without libpmix.so.2 or in a statically linked program;
- * or a negative errno.
+ * longer listens; -EINVAL for a placement that does not fit or a heap
+ * no larger than what the library reserves at its start (a signal word
+ * per PE, a page at least, and the collectives' 2 * UBSHMEM_COLL_PIECE
+ * of scratch); -ENOTSUP under mpirun without libpmix.so.2 or in a
+ * statically linked program; or a negative errno.
  */
 int ubshmem_init(void);
 
