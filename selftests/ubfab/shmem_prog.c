@@ -964,13 +964,16 @@ static void check_team_colls(void)
 	ubshmem_free(src);
 }
 
-/* Every PE's node (UBRUN_NODE), for the teams' levels, into node_of[]. */
+/*
+ * Every PE's node, for the teams' levels, into node_of[]: named by the
+ * first PE of its node team (under ubrun and mpirun alike).
+ */
 static void gather_nodes(void)
 {
 	int *mine = ubshmem_malloc(sizeof(int));
 	int *all = ubshmem_malloc(npes * sizeof(int));
 
-	*mine = atoi(getenv("UBRUN_NODE"));
+	*mine = ubshmem_team_translate_pe(ubshmem_team_node(), 0);
 	OK(ubshmem_allgather(all, mine, sizeof(int)));
 	memcpy(node_of, all, npes * sizeof(int));
 	ubshmem_free(all);
