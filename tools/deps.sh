@@ -46,7 +46,7 @@ PACKAGES=(
 	build-essential make gcc pkg-config	# compilers for all parts
 	libnl-3-dev libnl-genl-3-dev		# libubfab's netlink client
 	abigail-tools				# libubfab's ABI check (abidiff)
-	sparse perl				# make lint (sparse, checkpatch.pl)
+	sparse perl shellcheck			# make lint (sparse, checkpatch.pl, shellcheck)
 	python3-docutils			# make lint (Documentation/*.rst)
 	python3-pyflakes			# make lint (python/)
 	python3-yaml python3-jsonschema		# make check (tools/ynl/nlgen.py)

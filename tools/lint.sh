@@ -5,8 +5,9 @@
 # header (kernel version tests allowed in kmod/compat.h only), and a fresh
 # W=1 build of the module under sparse (C=1) for the 6.1 and the 6.12
 # kernel, in build/lint/<release>/kmod; a parse of every
-# Documentation/*.rst with docutils; and pyflakes on the Python binding
-# (python/). Any report fails.
+# Documentation/*.rst with docutils; pyflakes on the Python binding
+# (python/); and shellcheck on every shell script git tracks. Any report
+# fails.
 
 set -euo pipefail
 
@@ -16,8 +17,9 @@ Usage: tools/lint.sh [-h]
 
 Runs checkpatch.pl --strict on kmod/*.[ch] and include/uapi/linux/ubfab.h
 builds the module with W=1 and sparse for both kernel series, parses
-Documentation/*.rst with docutils and runs pyflakes on python/. Prints what they report; exits 1 if
-anything was reported. Run \`make deps\` first (once).
+Documentation/*.rst with docutils, runs pyflakes on python/ and
+shellcheck -x on every tracked shell script (*.sh, or a bash/sh #! line).
+Prints what they report; exits 1 if anything was reported. Run \`make deps\` first (once).
 EOF
 }
 
@@ -38,6 +40,7 @@ MAKE=${MAKE:-make}
 # The Debian packages it needs besides those of the build.
 missing=
 command -v sparse >/dev/null || missing+=" sparse"
+command -v shellcheck >/dev/null || missing+=" shellcheck"
 /usr/bin/python3 -c 'import docutils' 2>/dev/null ||
 	missing+=" python3-docutils"
 /usr/bin/python3 -c 'import pyflakes' 2>/dev/null ||
@@ -132,6 +135,22 @@ if reports=$(/usr/bin/python3 -m pyflakes python 2>&1); then
 	echo "lint: pyflakes python/: clean"
 else
 	echo "lint: pyflakes python/:"
+	printf '%s\n' "$reports"
+	status=1
+fi
+# Shell: every script git tracks, by name or by its #! line.
+scripts=()
+while IFS= read -r f; do
+	case $f in
+	*.sh) scripts+=("$f") ;;
+	*) [ -f "$f" ] && head -n1 "$f" | grep -qE '^#!.*/(env )?(ba)?sh' &&
+		scripts+=("$f") ;;
+	esac
+done < <(git ls-files)
+if reports=$(shellcheck -x "${scripts[@]}" 2>&1); then
+	echo "lint: shellcheck: ${#scripts[@]} scripts clean"
+else
+	echo "lint: shellcheck:"
 	printf '%s\n' "$reports"
 	status=1
 fi

@@ -1043,7 +1043,7 @@ if [ -z "$others" ] && [ "$(count '@*@UBFAB_1\.0')" -eq 13 ] &&
 	ok "exports the API at UBFAB_1.0 to UBFAB_1.7, nothing else"
 else
 	not_ok "exports the API at UBFAB_1.0 to UBFAB_1.7, nothing else" \
-		"symbols: $(echo $syms)"
+		"symbols: $(printf '%s' "$syms" | tr '\n' ' ')"
 fi
 
 cat >"$tmp/t.c" <<'EOF'
