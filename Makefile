@@ -323,7 +323,7 @@ help:
 	@echo '               (tools: ubctl and ubrun; comm: libubshmem)'
 	@echo '  deps         install and cache the dependencies (tools/deps.sh):'
 	@echo '               Debian packages, kernels, kselftest harness'
-	@echo '  lint         checkpatch and sparse (both kernels)'
+	@echo '  lint         checkpatch, sparse (both kernels), docutils, pyflakes, shellcheck'
 	@echo '  check        build, lint, host tests, VM tests on 6.1 and 6.12,'
 	@echo '               the Debian packages (make deb, installed with DKMS'
 	@echo '               into a clean root), then check-debug'
