@@ -67,6 +67,7 @@
 #include "compat.h"
 #include "engine.h"
 #include "failnth.h"
+#include "jetty.h"
 #include "model.h"
 #include "trace.h"
 
@@ -126,6 +127,7 @@ static void ubfab_engine_enter_error(struct ubfab_queue *q, u32 reason,
 	trace_ubfab_queue_error(q, reason, ex);
 	WRITE_ONCE(q->error, true);
 	ubfab_engine_set_flags(q, UBFAB_SQ_ERROR, 0);
+	ubfab_jetty_sq_error(q, ex ? ex->status : UBFAB_CQE_BAD_ENTRY);
 }
 
 /*

@@ -137,6 +137,7 @@ static void ubfab_entity_release_dev(struct device *dev)
 	ubfab_mem_fini(entity);
 	xa_destroy(&entity->queues);
 	xa_destroy(&entity->rqs);
+	xa_destroy(&entity->jetties);
 	kfree(entity);
 }
 
@@ -167,6 +168,7 @@ struct ubfab_entity *ubfab_entity_create(struct ubfab_fabric *fabric, u32 eid)
 	ubfab_mem_init(entity);
 	xa_init_flags(&entity->queues, XA_FLAGS_ALLOC);
 	xa_init_flags(&entity->rqs, XA_FLAGS_ALLOC);
+	xa_init_flags(&entity->jetties, XA_FLAGS_ALLOC);
 	entity->nr_ports = topo->planes;
 	for (i = 0; i < entity->nr_ports; i++) {
 		entity->ports[i].entity = entity;

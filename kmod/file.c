@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "jetty.h"
 #include "mem.h"
 #include "msg.h"
 #include "queue.h"
@@ -82,6 +83,7 @@ union ubfab_ioctl_arg {
 	struct ubfab_seg_unimport seg_unimport;
 	struct ubfab_queue_create_cmd queue_create;
 	struct ubfab_rq_create_cmd rq_create;
+	struct ubfab_jetty_create_cmd jetty_create;
 };
 
 static int ubfab_ioctl_mem_alloc(struct ubfab_file *file,
@@ -178,6 +180,24 @@ static void ubfab_ioctl_rq_create_commit(struct ubfab_file *file,
 	ubfab_rq_create_commit(&arg->rq_create);
 }
 
+static int ubfab_ioctl_jetty_create(struct ubfab_file *file,
+				    union ubfab_ioctl_arg *arg)
+{
+	return ubfab_jetty_create(file, &arg->jetty_create);
+}
+
+static void ubfab_ioctl_jetty_create_undo(struct ubfab_file *file,
+					  union ubfab_ioctl_arg *arg)
+{
+	ubfab_jetty_create_undo(&arg->jetty_create);
+}
+
+static void ubfab_ioctl_jetty_create_commit(struct ubfab_file *file,
+					    union ubfab_ioctl_arg *arg)
+{
+	ubfab_jetty_create_commit(&arg->jetty_create);
+}
+
 /**
  * struct ubfab_ioctl_op - one ioctl command
  * @size: size of the argument this module knows
@@ -256,6 +276,14 @@ static const struct ubfab_ioctl_op ubfab_ioctl_ops[] = {
 		.execute = ubfab_ioctl_rq_create,
 		.undo = ubfab_ioctl_rq_create_undo,
 		.commit = ubfab_ioctl_rq_create_commit,
+	},
+	{
+		.size = sizeof(struct ubfab_jetty_create),
+		.min_size = sizeof(struct ubfab_jetty_create),
+		.ioctl_num = UBFAB_IOCTL_JETTY_CREATE,
+		.execute = ubfab_ioctl_jetty_create,
+		.undo = ubfab_ioctl_jetty_create_undo,
+		.commit = ubfab_ioctl_jetty_create_commit,
 	},
 };
 

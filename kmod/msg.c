@@ -34,6 +34,7 @@
 #include <linux/slab.h>
 
 #include "engine.h"
+#include "jetty.h"
 #include "msg.h"
 
 static_assert(sizeof(struct ubfab_rqe) == 64);
@@ -96,7 +97,8 @@ struct ubfab_rq *ubfab_rq_get(struct ubfab_entity *entity, u32 id)
  *
  * The receiver is not ready when nothing is posted (an RQ tail more than
  * the ring ahead counts as nothing) or when the RCQ has no room for the
- * completion; each time counts, in the RQ or the RCQ overflow word.
+ * completion; each time counts, in the RQ or the RCQ overflow word; a full RCQ is its
+ * jetty's async event (ubfab_jetty_rcq_full()).
  * Context: @rq->lock held; the receive taken must be completed
  * (ubfab_rq_complete()) before it is dropped.
  * Return: UBFAB_CQE_OK, UBFAB_CQE_RNR_RETRY_EXC when not ready, or
@@ -121,6 +123,7 @@ u16 ubfab_rq_take(struct ubfab_rq *rq, struct ubfab_rqe *rqe)
 	if (!ubfab_ring_has_room(rq->rcq_tail, smp_load_acquire(&hdr->cq_head),
 				 rq->rcq_mask + 1)) {
 		WRITE_ONCE(hdr->cq_overflow, ++rq->full);
+		ubfab_jetty_rcq_full(rq);
 		return UBFAB_CQE_RNR_RETRY_EXC;
 	}
 	memcpy(rqe, &rq->rqes[rq->rq_head & rq->rq_mask], sizeof(*rqe));
@@ -191,6 +194,12 @@ static const struct file_operations ubfab_rq_fops = {
 	.poll = ubfab_rq_poll,
 	.llseek = noop_llseek,
 };
+
+/* The receive queue whose file @filp is, or NULL when it is another file. */
+struct ubfab_rq *ubfab_rq_from_file(struct file *filp)
+{
+	return filp->f_op == &ubfab_rq_fops ? filp->private_data : NULL;
+}
 
 /* Check @arg; *@rcq_entries gets the RCQ depth, its default resolved. */
 static int ubfab_rq_check_create(const struct ubfab_rq_create *arg,

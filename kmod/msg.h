@@ -83,6 +83,7 @@ extern unsigned long ubfab_rnr_ns;
 int ubfab_rq_create(struct ubfab_file *file, struct ubfab_rq_create_cmd *cmd);
 void ubfab_rq_create_undo(struct ubfab_rq_create_cmd *cmd);
 void ubfab_rq_create_commit(struct ubfab_rq_create_cmd *cmd);
+struct ubfab_rq *ubfab_rq_from_file(struct file *filp);
 struct ubfab_rq *ubfab_rq_get(struct ubfab_entity *entity, u32 id);
 void ubfab_rq_put(struct ubfab_rq *rq);
 u16 ubfab_rq_take(struct ubfab_rq *rq, struct ubfab_rqe *rqe);

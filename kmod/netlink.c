@@ -27,6 +27,7 @@
 #include <net/genetlink.h>
 
 #include "compat.h"
+#include "jetty.h"
 #include "mem.h"
 #include "model.h"
 #include "netlink_gen.h"
@@ -398,6 +399,7 @@ static int ubfab_nl_entity_reset_doit(struct sk_buff *skb,
 		return -ENODEV;
 	}
 	ubfab_mem_reset(entity);
+	ubfab_jetty_reset(entity);
 	ubfab_nl_notify(UBFAB_CMD_ENTITY_RESET_NTF, ubfab_nl_fill_entity,
 			entity);
 	return 0;
@@ -699,39 +701,58 @@ static int ubfab_nl_fill_queue(struct sk_buff *skb, const void *obj)
 }
 
 /*
- * cb->args[0] is the entity, cb->args[1] the next queue number in it;
- * with an EID filter the walk is confined to that entity. Each queue is
- * read under its entity's queues lock, which its release takes to leave.
+ * A dump of the objects of an array of each entity (@array: the offset of
+ * the xarray in struct ubfab_entity), by entity and number; with an EID
+ * filter (attribute @filter) the walk is confined to that entity.
+ * cb->args[0] is the entity, cb->args[1] the next number in it. Each
+ * object is read under the array's lock, which its release takes to
+ * leave.
  */
-static int ubfab_nl_queue_get_dumpit(struct sk_buff *skb,
-				     struct netlink_callback *cb)
+static int ubfab_nl_dump_array(struct sk_buff *skb,
+			       struct netlink_callback *cb, int filter,
+			       size_t array, u8 cmd, ubfab_nl_fill_t fill)
 {
-	struct ubfab_entity *entity;
-	struct ubfab_queue *q;
+	struct xarray *xa;
 	unsigned long id;
 	u32 eid, end;
+	void *obj;
 	int ret;
 
-	ret = ubfab_nl_dump_entities(cb, UBFAB_A_QUEUE_EID, &eid, &end);
+	ret = ubfab_nl_dump_entities(cb, filter, &eid, &end);
 	if (ret)
 		return ret;
 	for (; eid < end; eid++) {
-		entity = ubfab_nl_fabric->entities[eid];
-		xa_lock(&entity->queues);
-		xa_for_each_start(&entity->queues, id, q, cb->args[1]) {
-			if (ubfab_nl_dump_one(skb, cb, UBFAB_CMD_QUEUE_GET,
-					      ubfab_nl_fill_queue, q)) {
-				xa_unlock(&entity->queues);
+		xa = (void *)ubfab_nl_fabric->entities[eid] + array;
+		xa_lock(xa);
+		xa_for_each_start(xa, id, obj, cb->args[1]) {
+			if (ubfab_nl_dump_one(skb, cb, cmd, fill, obj)) {
+				xa_unlock(xa);
 				cb->args[0] = eid;
 				cb->args[1] = id;
 				return skb->len;
 			}
 		}
-		xa_unlock(&entity->queues);
+		xa_unlock(xa);
 		cb->args[1] = 0;
 	}
 	cb->args[0] = eid;
 	return skb->len;
+}
+
+static int ubfab_nl_queue_get_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	return ubfab_nl_dump_array(skb, cb, UBFAB_A_QUEUE_EID,
+				   offsetof(struct ubfab_entity, queues),
+				   UBFAB_CMD_QUEUE_GET, ubfab_nl_fill_queue);
+}
+
+static int ubfab_nl_jetty_get_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	return ubfab_nl_dump_array(skb, cb, UBFAB_A_JETTY_EID,
+				   offsetof(struct ubfab_entity, jetties),
+				   UBFAB_CMD_JETTY_GET, ubfab_jetty_fill);
 }
 
 /**

@@ -42,6 +42,8 @@ static int ubfab_nl_queue_get_dumpit(struct sk_buff *skb,
 				     struct netlink_callback *cb);
 static int ubfab_nl_link_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb);
+static int ubfab_nl_jetty_get_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb);
 
 /* UBFAB_A_PARAM */
 static const struct nla_policy ubfab_param_nl_policy[UBFAB_A_PARAM_MAX + 1] = {
@@ -120,6 +122,11 @@ static const struct nla_policy ubfab_link_get_nl_policy[UBFAB_A_LINK_PLANE + 1] 
 	[UBFAB_A_LINK_PLANE] = { .type = NLA_U32 },
 };
 
+/* UBFAB_CMD_JETTY_GET */
+static const struct nla_policy ubfab_jetty_get_nl_policy[UBFAB_A_JETTY_EID + 1] = {
+	[UBFAB_A_JETTY_EID] = { .type = NLA_U32 },
+};
+
 static const struct genl_ops ubfab_nl_ops[] = {
 	{
 		.cmd = UBFAB_CMD_FABRIC_GET,
@@ -195,6 +202,12 @@ static const struct genl_ops ubfab_nl_ops[] = {
 		.dumpit = ubfab_nl_link_get_dumpit,
 		.policy = ubfab_link_get_nl_policy,
 		.maxattr = UBFAB_A_LINK_PLANE,
+	},
+	{
+		.cmd = UBFAB_CMD_JETTY_GET,
+		.dumpit = ubfab_nl_jetty_get_dumpit,
+		.policy = ubfab_jetty_get_nl_policy,
+		.maxattr = UBFAB_A_JETTY_EID,
 	},
 };
 

@@ -192,6 +192,12 @@ static const struct file_operations ubfab_queue_fops = {
 	.llseek = noop_llseek,
 };
 
+/* The queue whose file @filp is, or NULL when it is another file. */
+struct ubfab_queue *ubfab_queue_from_file(struct file *filp)
+{
+	return filp->f_op == &ubfab_queue_fops ? filp->private_data : NULL;
+}
+
 /**
  * ubfab_queue_check_create() - check UBFAB_IOCTL_QUEUE_CREATE's argument
  * @arg: from user space

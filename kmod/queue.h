@@ -36,6 +36,7 @@ int ubfab_queue_create(struct ubfab_file *file,
 		       struct ubfab_queue_create_cmd *cmd);
 void ubfab_queue_create_undo(struct ubfab_queue_create_cmd *cmd);
 void ubfab_queue_create_commit(struct ubfab_queue_create_cmd *cmd);
+struct ubfab_queue *ubfab_queue_from_file(struct file *filp);
 size_t ubfab_ring_layout(struct ubfab_ring_offsets *first, u32 first_entries,
 			 size_t first_size, struct ubfab_ring_offsets *second,
 			 u32 second_entries, size_t second_size);

@@ -248,6 +248,8 @@ struct ubfab_port {
  *	netlink's queue dump reads under the array's lock
  * @rqs: the receive queues of files of this entity, by number (struct
  *	ubfab_rq, msg.c), which senders look up under the array's lock
+ * @jetties: the jetties of files of this entity, by number (struct
+ *	ubfab_jetty, jetty.c; a reserved slot until the jetty is whole)
  * @auth_failures: refused imports of this entity's segments
  * @ports_up: bit p set while port p is up: @ports' states as one word
  *	for the data path, changed with them
@@ -273,6 +275,7 @@ struct ubfab_entity {
 	struct ida import_ids;
 	struct xarray queues;
 	struct xarray rqs;
+	struct xarray jetties;
 	atomic64_t auth_failures;
 	unsigned long ports_up;
 	struct ubfab_link engines[UBFAB_MODEL_ENGINES];

@@ -295,30 +295,35 @@ int libubfab_poll_in(int fd, struct libubfab_deadline *d)
 }
 
 /*
- * Read first, poll only when nothing is queued: the device is
- * non-blocking, so an event another thread took first just means another
+ * Read first, poll only when nothing is queued: the descriptor is
+ * non-blocking, so a record another thread took first just means another
  * round until the deadline.
  */
-int ubfab_dev_event_wait(struct ubfab_dev *dev, struct ubfab_event *ev,
-			 int timeout_ms)
+int libubfab_read_wait(int fd, void *rec, size_t size, int timeout_ms)
 {
 	struct libubfab_deadline d;
 	ssize_t len;
 	int err;
 
-	if (!dev || !ev || timeout_ms < -1)
-		return -EINVAL;
 	libubfab_deadline_start(&d, timeout_ms);
 	for (;;) {
-		len = read(dev->fd, ev, sizeof(*ev));
-		if (len == sizeof(*ev))
+		len = read(fd, rec, size);
+		if (len == (ssize_t)size)
 			return 0;
 		if (len >= 0)
 			return -EPROTO;
 		if (errno != EAGAIN)
 			return -errno;
-		err = libubfab_poll_in(dev->fd, &d);
+		err = libubfab_poll_in(fd, &d);
 		if (err)
 			return err;
 	}
+}
+
+int ubfab_dev_event_wait(struct ubfab_dev *dev, struct ubfab_event *ev,
+			 int timeout_ms)
+{
+	if (!dev || !ev || timeout_ms < -1)
+		return -EINVAL;
+	return libubfab_read_wait(dev->fd, ev, sizeof(*ev), timeout_ms);
 }

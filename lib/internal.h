@@ -210,6 +210,14 @@ void libubfab_deadline_start(struct libubfab_deadline *d, int timeout_ms);
  */
 int libubfab_poll_in(int fd, struct libubfab_deadline *d);
 
+/*
+ * Read one record of @size bytes from non-blocking @fd (the device's
+ * events, a jetty's completion events), waiting up to @timeout_ms (at
+ * least -1) while none is there. Return: 0; -ETIMEDOUT; -EPROTO for a
+ * short read; or a negative errno of read() or poll().
+ */
+int libubfab_read_wait(int fd, void *rec, size_t size, int timeout_ms);
+
 /* queue.c: rings the kernel shares, for queues and receive queues */
 bool libubfab_ring_fits(const struct ubfab_ring_offsets *r, size_t entry_size,
 			uint64_t ring_size);

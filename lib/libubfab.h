@@ -22,7 +22,9 @@
  * what the model's links have carried (ubfab_link_dump()) and every
  * process's queues (ubfab_queue_dump()) in version 1.5 (UBFAB_1.5). A
  * liburma-shaped layer over the device and queue API is in ubfab_urma.h (since
- * version 1.7, UBFAB_1.7).
+ * version 1.7, UBFAB_1.7). Jetties (a queue and a receive queue paired in
+ * the kernel, their completion-event channel, ubfab_jetty_dump()) are new
+ * in version 1.8 (UBFAB_1.8).
  *
  * Conventions
  *   Every function returning int returns 0 on success or a negative errno
@@ -402,6 +404,62 @@ int ubfab_queue_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_queue_info_cb cb,
 		     void *arg);
 
 /**
+ * struct ubfab_jetty_info - one jetty of an entity and what it has seen
+ *	since it was made (since version 1.8)
+ * @eid: the entity whose file made it
+ * @id: its number in the entity
+ * @pid: the process that made it
+ * @sq: its send queue's number (struct ubfab_queue_info @id)
+ * @rq: its receive queue's number
+ * @state: enum ubfab_jetty_state
+ * @sends: completions its send queue posted
+ * @receives: receive completions its receive queue posted
+ * @rnr_naks: messages that found its receive queue not ready, per retry
+ * @rnr_exc: its sends that failed with UBFAB_CQE_RNR_RETRY_EXC
+ * @errors: times its send queue entered the error state
+ * @events: completion events its channel fired
+ */
+struct ubfab_jetty_info {
+	uint32_t eid;
+	uint32_t id;
+	uint32_t pid;
+	uint32_t sq;
+	uint32_t rq;
+	uint32_t state;
+	uint64_t sends;
+	uint64_t receives;
+	uint64_t rnr_naks;
+	uint64_t rnr_exc;
+	uint64_t errors;
+	uint64_t events;
+};
+
+/**
+ * typedef ubfab_jetty_info_cb - called by ubfab_jetty_dump() per jetty
+ * @j: the jetty, valid only during the call
+ * @arg: the caller's argument
+ *
+ * Return: 0 to go on; any other value stops the dump and is returned by it.
+ */
+typedef int (*ubfab_jetty_info_cb)(const struct ubfab_jetty_info *j,
+				   void *arg);
+
+/**
+ * ubfab_jetty_dump() - walk the jetties of all entities or of one, any
+ *	process's (since version 1.8)
+ * @nl: session
+ * @eid: only the jetties of this entity, or UBFAB_EID_ANY for all
+ * @cb: called for each jetty, by entity and number
+ * @arg: passed to @cb
+ *
+ * Return: 0 after the last jetty; -ENODEV if @eid names no entity;
+ * -EOPNOTSUPP from a ubfab.ko that does not report jetties; the nonzero
+ * value @cb returned; or a negative errno.
+ */
+int ubfab_jetty_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_jetty_info_cb cb,
+		     void *arg);
+
+/**
  * struct ubfab_link_info - one direction of a link of a plane, as the
  *	fabric model's contention sees it (since version 1.5)
  * @plane: its plane
@@ -528,6 +586,14 @@ const char *ubfab_kind_name(uint32_t kind);
  * Return: "down", "up", or "unknown" for any other value; never NULL.
  */
 const char *ubfab_state_name(uint32_t state);
+
+/**
+ * ubfab_jetty_state_name() - name of a jetty's state (since version 1.8)
+ * @state: enum ubfab_jetty_state
+ *
+ * Return: "ready", "error", or "unknown" for any other value; never NULL.
+ */
+const char *ubfab_jetty_state_name(uint32_t state);
 
 /*
  * The fabric model's parameters (since version 1.4, symbol version
@@ -1452,6 +1518,68 @@ int ubfab_rq_post(struct ubfab_rq *rq, uint64_t addr, uint32_t length,
  */
 int ubfab_rq_reap(struct ubfab_rq *rq, struct ubfab_rcqe *out, uint32_t max,
 		  int timeout_ms);
+
+/**
+ * struct ubfab_jetty - a jetty: a queue and a receive queue of one device
+ *	paired in the kernel, with its completion-event channel (the real
+ *	stack's JFCE; Documentation/queues.rst, "Jetties")
+ * @id: its number in its entity (netlink's jetty dump, async events)
+ * @fd: its file descriptor, owned by it, non-blocking: poll() it for
+ *	POLLIN, or use ubfab_jetty_wait()
+ *
+ * Made by ubfab_jetty_create() and freed by ubfab_jetty_destroy(). Since
+ * libubfab 1.8.
+ */
+struct ubfab_jetty {
+	uint32_t id;
+	int fd;
+};
+
+/**
+ * ubfab_jetty_create() - pair a queue and a receive queue in a jetty
+ * @dev: the device that made both
+ * @q: the send queue
+ * @rq: the receive queue
+ * @jp: receives the jetty; free it with ubfab_jetty_destroy()
+ *
+ * The jetty holds both queues in the kernel: destroying either before the
+ * jetty is allowed (the kernel keeps it until the jetty goes). The
+ * jetty's errors are async events of @dev (UBFAB_EVENT_JETTY_*,
+ * ubfab_dev_event_wait()).
+ *
+ * Return: 0; -EXDEV if @dev did not make both; -EBUSY if one is in a
+ * jetty already; -EINVAL for a NULL pointer; -EMFILE; -ENOMEM.
+ */
+int ubfab_jetty_create(struct ubfab_dev *dev, const struct ubfab_queue *q,
+		       const struct ubfab_rq *rq, struct ubfab_jetty **jp);
+
+/* Destroy @j (NULL: nothing); its queues go too if destroyed already. */
+void ubfab_jetty_destroy(struct ubfab_jetty *j);
+
+/**
+ * ubfab_jetty_rearm() - arm the jetty's completion-event channel
+ * @j: the jetty
+ * @sides: UBFAB_JETTY_SEND, UBFAB_JETTY_RECV or both
+ *
+ * The next completion of an armed side published after this call fires
+ * one event; then that side is disarmed. Rearm, reap the rings, then
+ * wait: a completion published before the rearm fires nothing.
+ *
+ * Return: 0; -EINVAL for NULL, no side or an unknown bit.
+ */
+int ubfab_jetty_rearm(struct ubfab_jetty *j, uint32_t sides);
+
+/**
+ * ubfab_jetty_wait() - take the jetty's next completion event
+ * @j: the jetty
+ * @ev: receives it: the sides that fired and the events so far
+ * @timeout_ms: milliseconds to wait, 0 not at all, -1 forever
+ *
+ * Return: 0; -ETIMEDOUT if none came in time; -EINTR; -EINVAL for a NULL
+ * pointer.
+ */
+int ubfab_jetty_wait(struct ubfab_jetty *j, struct ubfab_jetty_event *ev,
+		     int timeout_ms);
 
 /*
  * How the helpers below are defined: static inline; lib/ffi.c defines

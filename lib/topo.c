@@ -36,6 +36,7 @@ _Static_assert(UBFAB_A_FABRIC_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_SEG_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_LINK_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_QUEUE_MAX <= LIBUBFAB_MAXATTR &&
+	       UBFAB_A_JETTY_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_MODEL_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_MEM_MAX <= LIBUBFAB_MAXATTR &&
 	       UBFAB_A_PARAM_MAX <= LIBUBFAB_MAXATTR,
@@ -201,6 +202,28 @@ static const struct libubfab_field queue_fields[] = {
 static const struct libubfab_attrset queue_set =
 	ATTRSET(UBFAB_A_QUEUE_MAX, queue_policy, queue_fields);
 
+/* Attribute set "jetty" */
+
+#define JETTY(a, m) \
+	FIELD(UBFAB_A_JETTY_##a, struct ubfab_jetty_info, m)
+static const struct libubfab_field jetty_fields[] = {
+	JETTY(EID, eid),
+	JETTY(ID, id),
+	JETTY(PID, pid),
+	JETTY(SQ, sq),
+	JETTY(RQ, rq),
+	JETTY(STATE, state),
+	JETTY(SENDS, sends),
+	JETTY(RECEIVES, receives),
+	JETTY(RNR_NAKS, rnr_naks),
+	JETTY(RNR_EXC, rnr_exc),
+	JETTY(ERRORS, errors),
+	JETTY(EVENTS, events),
+};
+
+static const struct libubfab_attrset jetty_set =
+	ATTRSET(UBFAB_A_JETTY_MAX, jetty_policy, jetty_fields);
+
 /* Attribute set "param", nested in "model" */
 
 #define PARAM(a, m) \
@@ -258,6 +281,7 @@ union dump_cb {
 	ubfab_seg_cb seg;
 	ubfab_link_cb link;
 	ubfab_queue_info_cb queue;
+	ubfab_jetty_info_cb jetty;
 };
 
 /* Room for one decoded object of any dumpable kind. */
@@ -268,6 +292,7 @@ union dump_obj {
 	struct ubfab_seg_info seg;
 	struct ubfab_link_info link;
 	struct ubfab_queue_info queue;
+	struct ubfab_jetty_info jetty;
 };
 
 /**
@@ -383,6 +408,18 @@ static const struct object queue_object = {
 	.set = &queue_set,
 	.size = sizeof(struct ubfab_queue_info),
 	.deliver = queue_deliver,
+};
+
+static int jetty_deliver(const void *out, const union dump_cb *cb, void *arg)
+{
+	return cb->jetty(out, arg);
+}
+
+static const struct object jetty_object = {
+	.cmd = UBFAB_CMD_JETTY_GET,
+	.set = &jetty_set,
+	.size = sizeof(struct ubfab_jetty_info),
+	.deliver = jetty_deliver,
 };
 
 static int link_deliver(const void *out, const union dump_cb *cb, void *arg)
@@ -765,6 +802,20 @@ int ubfab_queue_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_queue_info_cb cb,
 		.attrs = { { .type = UBFAB_A_QUEUE_EID, .num = eid } },
 	};
 	const union dump_cb u = { .queue = cb };
+
+	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
+}
+
+int ubfab_jetty_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_jetty_info_cb cb,
+		     void *arg)
+{
+	const struct request req = {
+		.o = &jetty_object,
+		.dump = true,
+		.nattrs = eid != UBFAB_EID_ANY,
+		.attrs = { { .type = UBFAB_A_JETTY_EID, .num = eid } },
+	};
+	const union dump_cb u = { .jetty = cb };
 
 	return cb ? object_dump(nl, &req, &u, arg) : -EINVAL;
 }

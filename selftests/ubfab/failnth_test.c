@@ -1001,6 +1001,71 @@ TEST_F_TIMEOUT(device, rq_create, 300)
 	ksft_print_msg("RQ_CREATE: %lu allocations, each failed\n", n - 1);
 }
 
+/*
+ * JETTY_CREATE (a queue and a receive queue paired), each allocation
+ * failing in turn. A failure is ENOMEM and leaves nothing: the retry gets
+ * the descriptor and number a call with nothing failing got (one kept by
+ * the failed attempt would show: the lowest free descriptor and number, or
+ * EBUSY for queues left in a jetty), and once everything is closed the
+ * module's reference count is back where it was.
+ */
+TEST_F_TIMEOUT(device, jetty_create, 300)
+{
+	struct ubfab_queue_create qc = {
+		.size = sizeof(qc), .sq_entries = 8, .eventfd = -1,
+	};
+	struct ubfab_rq_create rc = {
+		.size = sizeof(rc), .rq_entries = 8, .token = 0x5eed,
+	};
+	struct ubfab_jetty_create arg = { .size = sizeof(arg) }, base, j;
+	const size_t out = offsetof(struct ubfab_jetty_create, fd);
+	uint64_t refs, refcnt;
+	unsigned long n;
+	int ret, err;
+	bool fired;
+
+	ASSERT_EQ(0, read_u64("/sys/module/ubfab/refcnt", &refs));
+	ASSERT_EQ(0, ioctl(self->owner, UBFAB_IOCTL_QUEUE_CREATE, &qc));
+	ASSERT_EQ(0, ioctl(self->owner, UBFAB_IOCTL_RQ_CREATE, &rc));
+	arg.sq_fd = qc.fd;
+	arg.rq_fd = rc.fd;
+	base = arg;
+	ASSERT_EQ(0, ioctl(self->owner, UBFAB_IOCTL_JETTY_CREATE, &base))
+		TH_LOG("JETTY_CREATE: %s", strerror(errno));
+	close(base.fd);
+	for (n = 1;; n++) {
+		ASSERT_GT(SWEEP_MAX, n);
+		j = arg;
+		nth_arm(self->nth, n);
+		ret = ioctl(self->owner, UBFAB_IOCTL_JETTY_CREATE, &j);
+		err = errno;
+		fired = nth_fired(self->nth, NULL);
+		if (ret) {
+			EXPECT_TRUE(fired);
+			EXPECT_EQ(ENOMEM, err)
+				TH_LOG("JETTY_CREATE, allocation %lu: %s", n,
+				       strerror(err));
+			j = arg;
+			ASSERT_EQ(0, ioctl(self->owner,
+					   UBFAB_IOCTL_JETTY_CREATE, &j))
+				TH_LOG("JETTY_CREATE, allocation %lu, retried: %s",
+				       n, strerror(errno));
+		}
+		EXPECT_EQ(0, memcmp((uint8_t *)&base + out,
+				    (uint8_t *)&j + out, sizeof(j) - out))
+			TH_LOG("JETTY_CREATE, allocation %lu: fd %d id %u, first fd %d id %u",
+			       n, j.fd, j.id, base.fd, base.id);
+		close(j.fd);
+		if (!fired || _metadata->exit_code)
+			break;
+	}
+	close(qc.fd);
+	close(rc.fd);
+	EXPECT_EQ(0, read_u64("/sys/module/ubfab/refcnt", &refcnt));
+	EXPECT_EQ(refs, refcnt) TH_LOG("JETTY_CREATE: a reference leaked");
+	ksft_print_msg("JETTY_CREATE: %lu allocations, each failed\n", n - 1);
+}
+
 #define WRITE_LEN	(3 * PAGE)
 
 #define WORKER_NTH	FAULT_DIR "ubfab/worker-fail-nth"

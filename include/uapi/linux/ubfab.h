@@ -92,6 +92,17 @@ enum ubfab_link_kind {
 	UBFAB_LINK_L2_DOWN,
 };
 
+/**
+ * enum ubfab_jetty_state - the state of a jetty (UBFAB_A_JETTY_STATE)
+ * @UBFAB_JETTY_READY: its send queue runs entries
+ * @UBFAB_JETTY_ERROR: its send queue is in the error state: entries flush
+ *	until a queue reset
+ */
+enum ubfab_jetty_state {
+	UBFAB_JETTY_READY,
+	UBFAB_JETTY_ERROR,
+};
+
 /*
  * Attribute set "fabric": the shape of the emulated supernode, as resolved
  * from the module parameters at load time.
@@ -244,6 +255,32 @@ enum {
 };
 
 /*
+ * Attribute set "jetty": one jetty of an entity (a send queue and a
+ * receive queue paired) and what it has seen since it was made. The
+ * counters only grow, and are read without a lock.
+ */
+enum {
+	UBFAB_A_JETTY_EID = 1,		/* u32: the entity whose file made it */
+	UBFAB_A_JETTY_ID,		/* u32: its number in the entity */
+	UBFAB_A_JETTY_PID,		/* u32: the process that made it */
+	UBFAB_A_JETTY_SQ,		/* u32: its send queue's number */
+	UBFAB_A_JETTY_RQ,		/* u32: its receive queue's number */
+	UBFAB_A_JETTY_STATE,		/* u32: enum ubfab_jetty_state */
+	UBFAB_A_JETTY_SENDS,		/* u64: send queue completions */
+	UBFAB_A_JETTY_RECEIVES,		/* u64: receive completions */
+	/* u64: messages that found its receive queue not ready, per retry */
+	UBFAB_A_JETTY_RNR_NAKS,
+	/* u64: its sends that failed with UBFAB_CQE_RNR_RETRY_EXC */
+	UBFAB_A_JETTY_RNR_EXC,
+	UBFAB_A_JETTY_ERRORS,		/* u64: send queue error states */
+	UBFAB_A_JETTY_EVENTS,		/* u64: completion events fired */
+	UBFAB_A_JETTY_PAD,
+
+	__UBFAB_A_JETTY_MAX,
+	UBFAB_A_JETTY_MAX = (__UBFAB_A_JETTY_MAX - 1)
+};
+
+/*
  * Attribute set "model": the fabric model's parameters and its memory
  * (Documentation/model.rst).
  */
@@ -370,6 +407,8 @@ enum {
  *			UBFAB_A_LINK_PLANE; per plane, the entities' ports in
  *			EID order (PORT_TX, then PORT_RX), then each node's
  *			links to each L2 switch (L1_UP, then L2_DOWN).
+ * UBFAB_CMD_JETTY_GET	dump: every jetty of every entity, or of entity
+ *			UBFAB_A_JETTY_EID, by entity and number.
  */
 enum {
 	UBFAB_CMD_FABRIC_GET = 1,
@@ -388,6 +427,7 @@ enum {
 	UBFAB_CMD_MODEL_NTF,
 	UBFAB_CMD_QUEUE_GET,
 	UBFAB_CMD_LINK_GET,
+	UBFAB_CMD_JETTY_GET,
 
 	__UBFAB_CMD_MAX,
 	UBFAB_CMD_MAX = (__UBFAB_CMD_MAX - 1)
@@ -570,12 +610,28 @@ enum {
  *	@mmap_offset holds how many
  * @UBFAB_EVENT_RESET: the entity was reset and an allocation of this file
  *	freed; @mmap_offset is its offset, @eid the entity
+ * @UBFAB_EVENT_JETTY_SQ_ERR: a jetty's send queue entered the error state
+ *	(the real stack's URMA_EVENT_JETTY_ERR); @jetty_id is the jetty,
+ *	@reason the enum ubfab_cqe_status of the entry that failed (e.g.
+ *	UBFAB_CQE_RNR_RETRY_EXC, UBFAB_CQE_ACCESS; UBFAB_CQE_BAD_ENTRY for
+ *	an invalid SQ tail)
+ * @UBFAB_EVENT_JETTY_RCQ_FULL: a message found the receive completion ring
+ *	of a jetty's receive queue full (URMA_EVENT_JFC_ERR); told once until
+ *	a receive completes again; @jetty_id, and @mmap_offset the ring's
+ *	overflow count
+ * @UBFAB_EVENT_JETTY_RESET: the entity was reset while the jetty
+ *	@jetty_id of this file lived; its buffers' allocations are gone
+ *
+ * Every event carries the entity in @eid.
  */
 enum ubfab_event_type {
 	UBFAB_EVENT_REVOKED = 1,
 	UBFAB_EVENT_AUTH_FAILURE = 2,
 	UBFAB_EVENT_OVERFLOW = 3,
 	UBFAB_EVENT_RESET = 4,
+	UBFAB_EVENT_JETTY_SQ_ERR = 5,
+	UBFAB_EVENT_JETTY_RCQ_FULL = 6,
+	UBFAB_EVENT_JETTY_RESET = 7,
 };
 
 /**
@@ -595,10 +651,13 @@ enum ubfab_revoke_reason {
 /**
  * struct ubfab_event - one event, as read() from an entity's device
  * @type: enum ubfab_event_type
- * @reason: for UBFAB_EVENT_REVOKED, enum ubfab_revoke_reason; else 0
+ * @reason: for UBFAB_EVENT_REVOKED, enum ubfab_revoke_reason; for
+ *	UBFAB_EVENT_JETTY_SQ_ERR, enum ubfab_cqe_status; else 0
  * @eid: the exporting entity (REVOKED), the refused importer
- *	(AUTH_FAILURE) or the reset entity (RESET)
+ *	(AUTH_FAILURE), the reset entity (RESET) or the jetty's (JETTY_*)
  * @token_id: the segment concerned
+ * @jetty_id: the jetty concerned (UBFAB_EVENT_JETTY_*), in place of
+ *	@token_id
  * @mmap_offset: for UBFAB_EVENT_REVOKED, the import's mmap offset; for
  *	UBFAB_EVENT_RESET, the freed allocation's offset; for
  *	UBFAB_EVENT_OVERFLOW, the number of events lost; else 0
@@ -615,7 +674,10 @@ struct ubfab_event {
 	__u32 type;
 	__u32 reason;
 	__u32 eid;
-	__u32 token_id;
+	union {
+		__u32 token_id;
+		__u32 jetty_id;
+	};
 	__u64 mmap_offset;
 };
 
@@ -1220,5 +1282,82 @@ enum {
 };
 
 #define UBFAB_IOCTL_RQ_CREATE	_IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_RQ_CREATE)
+
+/*
+ * Jetties (Documentation/queues.rst, "Jetties")
+ *
+ * A jetty pairs a send queue (the real stack's JFS: a queue of
+ * UBFAB_IOCTL_QUEUE_CREATE) and a receive queue (JFR) that one entity file
+ * made; UBFAB_IOCTL_JETTY_CREATE on that file makes one, which is a file
+ * descriptor of its own holding both queues open: closing their own
+ * descriptors, before or after the jetty's, destroys nothing while it
+ * lives. A queue or a receive queue belongs to one jetty at most.
+ *
+ * The jetty's descriptor is its completion-event channel (JFCE): arm it
+ * with UBFAB_IOCTL_JETTY_REARM (the sides in the argument: UBFAB_JETTY_SEND
+ * for completions of the send queue, UBFAB_JETTY_RECV for receive
+ * completions); the next completion of an armed side that is published
+ * after the rearm fires it, once (the arming of that side is used up):
+ * poll() reports EPOLLIN and read() returns one struct ubfab_jetty_event
+ * (blocking unless O_NONBLOCK, then EAGAIN; EINVAL for a shorter buffer)
+ * and clears it. A completion published before the rearm fires nothing:
+ * rearm, reap the rings, then wait (urma_rearm_jfc, urma_poll_jfc,
+ * urma_wait_jfc).
+ *
+ * The jetty's errors are async events on its entity file (struct
+ * ubfab_event, read() from the entity's device: UBFAB_EVENT_JETTY_*).
+ */
+#define UBFAB_JETTY_SEND	_BITUL(0)	/* the send queue's completions */
+#define UBFAB_JETTY_RECV	_BITUL(1)	/* receive completions */
+#define UBFAB_JETTY_SIDES	(UBFAB_JETTY_SEND | UBFAB_JETTY_RECV)
+
+/**
+ * struct ubfab_jetty_create - UBFAB_IOCTL_JETTY_CREATE
+ * @size: sizeof(struct ubfab_jetty_create)
+ * @flags: 0
+ * @sq_fd: a queue's descriptor (UBFAB_IOCTL_QUEUE_CREATE)
+ * @rq_fd: a receive queue's descriptor (UBFAB_IOCTL_RQ_CREATE)
+ * @fd: out: the jetty's file descriptor (close-on-exec)
+ * @id: out: its number in its entity
+ *
+ * Errors: EINVAL bad flags, or @sq_fd is not a ubfab queue or @rq_fd not a
+ * ubfab receive queue; EBADF @sq_fd or @rq_fd is not open; EXDEV
+ * one was made by another entity file (of this entity or another); EBUSY
+ * one is in a jetty already; EMFILE; ENOMEM.
+ */
+struct ubfab_jetty_create {
+	__u32 size;
+	__u32 flags;
+	__s32 sq_fd;
+	__s32 rq_fd;
+	__s32 fd;
+	__u32 id;
+};
+
+/**
+ * struct ubfab_jetty_event - one completion event, as read() from a jetty
+ * @jetty_id: the jetty
+ * @sides: UBFAB_JETTY_SEND and/or UBFAB_JETTY_RECV: the sides that fired
+ * @events: the events the jetty has fired so far, this one included
+ */
+struct ubfab_jetty_event {
+	__u32 jetty_id;
+	__u32 sides;
+	__u64 events;
+};
+
+/*
+ * UBFAB_IOCTL_JETTY_CREATE: on an entity's device (struct
+ *	ubfab_jetty_create).
+ * UBFAB_IOCTL_JETTY_REARM: on a jetty's descriptor; the argument is the
+ *	sides to arm, UBFAB_JETTY_* (EINVAL for none or another bit).
+ */
+enum {
+	UBFAB_CMD_JETTY_CREATE = 0xb0,
+	UBFAB_CMD_JETTY_REARM,
+};
+
+#define UBFAB_IOCTL_JETTY_CREATE _IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_JETTY_CREATE)
+#define UBFAB_IOCTL_JETTY_REARM	_IO(UBFAB_IOCTL_TYPE, UBFAB_CMD_JETTY_REARM)
 
 #endif /* _UAPI_LINUX_UBFAB_H */

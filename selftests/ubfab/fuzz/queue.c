@@ -15,6 +15,8 @@
  * receives, well formed or not, so that SEND, SEND_IMM and WRITE_IMM
  * (mostly to it, else to numbers and tokens drawn) find a receiver, or
  * none; its receive completions are checked as they are consumed.
+ * JETTY_CREATE (a typed ioctl) pairs a queue and its receive queue, or
+ * descriptors drawn, and the jetty is closed at once.
  *
  * What must hold: each call's outcome is one the uAPI header documents;
  * every completion has a documented status that its opcode can end with,
@@ -385,6 +387,51 @@ static void rq_create_done(struct worker *w, const struct slot *s,
 		fuzz_fail(w, "RQ_CREATE: fd %d, %u/%u entries, ring %llu bytes: not the layout promised",
 			  a->fd, a->rq.entries, a->rcq.entries,
 			  (unsigned long long)a->ring_size);
+	if (a->fd >= 0)
+		close(a->fd);
+}
+
+/*
+ * JETTY_CREATE as a typed ioctl: the queue and receive queue of the
+ * worker's queue record a[4] (which may be gone, of another file, or in a
+ * jetty already), or a[3] 10: flags, 11: descriptors drawn. A jetty made
+ * is closed at once, which gives its queues back.
+ */
+static void jetty_create_build(struct worker *w, const struct slot *s,
+			       const struct op *op, void *argp, int *set)
+{
+	struct ubfab_jetty_create *a = argp;
+	const struct queue_rec *q = &w->queues[op->a[4] % FUZZ_QUEUES];
+	uint64_t v = op->a[5];
+
+	a->sq_fd = q->fd;
+	a->rq_fd = q->rq_fd;
+	SET(set, FUZZ_OK, EBADF, EINVAL, EXDEV, EBUSY, ENOMEM, EMFILE);
+	switch (op->a[3] % 16) {
+	case 10:
+		a->flags = 1U << v % 32;
+		SET(set, EINVAL);
+		break;
+	case 11:
+		a->sq_fd = (int32_t)v;
+		a->rq_fd = (int32_t)(v >> 32);
+		break;
+	case 12:
+		a->fd = (int32_t)v;	/* outputs: whatever they held */
+		a->id = v >> 32;
+		break;
+	default:
+		break;
+	}
+}
+
+static void jetty_create_done(struct worker *w, const struct slot *s,
+			      const void *argp)
+{
+	const struct ubfab_jetty_create *a = argp;
+
+	if (a->fd < 0 || a->id > INT32_MAX)
+		fuzz_fail(w, "JETTY_CREATE: fd %d, id %u", a->fd, a->id);
 	if (a->fd >= 0)
 		close(a->fd);
 }
@@ -1411,6 +1458,9 @@ static const struct fuzz_ioctl queue_ioctls[] = {
 		   cq, 1, 0, queue_create_build, queue_create_done),
 	FUZZ_IOCTL("RQ_CREATE", UBFAB_IOCTL_RQ_CREATE, ubfab_rq_create, rcq, 1,
 		   0, rq_create_build, rq_create_done),
+	FUZZ_IOCTL("JETTY_CREATE", UBFAB_IOCTL_JETTY_CREATE,
+		   ubfab_jetty_create, id, 1, 0, jetty_create_build,
+		   jetty_create_done),
 };
 
 static const struct fuzz_op_type queue_ops[] = {

@@ -979,10 +979,10 @@ libo=$tmp/lib
 if make -s -C "$root/lib" O="$libo" DESTDIR="$tmp/dest" PREFIX=/usr \
 		install >"$tmp/make.log" 2>&1; then
 	missing=
-	for f in lib/libubfab.so.1.7.0 lib/libubfab.so.1 lib/libubfab.so \
+	for f in lib/libubfab.so.1.8.0 lib/libubfab.so.1 lib/libubfab.so \
 		 lib/libubfab.a lib/pkgconfig/libubfab.pc include/libubfab.h \
 		 include/ubfab_urma.h \
-		 lib/libubfab-ffi.so.1.7.0 lib/libubfab-ffi.so.1 \
+		 lib/libubfab-ffi.so.1.8.0 lib/libubfab-ffi.so.1 \
 		 lib/libubfab-ffi.so lib/pkgconfig/libubfab-ffi.pc \
 		 include/ubfab/linux/ubfab.h; do
 		[ -e "$tmp/dest/usr/$f" ] || missing="$missing $f"
@@ -1011,7 +1011,7 @@ else
 		"$(head -c 300 "$tmp/err")"
 fi
 
-soname=$(readelf -d "$libo/libubfab.so.1.7.0" 2>/dev/null |
+soname=$(readelf -d "$libo/libubfab.so.1.8.0" 2>/dev/null |
 	 sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 if [ "$soname" = libubfab.so.1 ]; then
 	ok "soname is libubfab.so.1"
@@ -1022,11 +1022,11 @@ fi
 # default version too and the 2 port calls (get, dump) a 1.4 one, 16 new
 # ones at UBFAB_1.1, 12 at UBFAB_1.2, of which ubfab_nl_event_read has a
 # 1.4 default version, 1 at UBFAB_1.3, 7 new ones at UBFAB_1.4, 2 at
-# UBFAB_1.5, 4 at UBFAB_1.6 and 22 at UBFAB_1.7
-syms=$(nm -D --defined-only "$libo/libubfab.so.1.7.0" 2>/dev/null |
+# UBFAB_1.5, 4 at UBFAB_1.6, 22 at UBFAB_1.7 and 6 at UBFAB_1.8
+syms=$(nm -D --defined-only "$libo/libubfab.so.1.8.0" 2>/dev/null |
        awk '{ print $3 }')
-others=$(echo "$syms" | grep -v -x -e 'UBFAB_1\.[01234567]' \
-	 -e 'ubfab_[a-z_]*@@*UBFAB_1\.[01234567]')
+others=$(echo "$syms" | grep -v -x -e 'UBFAB_1\.[012345678]' \
+	 -e 'ubfab_[a-z_]*@@*UBFAB_1\.[012345678]')
 count() { echo "$syms" | grep -c -x "ubfab_[a-z_]*$1"; }
 entity=$(echo "$syms" | grep -c -x 'ubfab_entity_[a-z_]*@UBFAB_1\.0')
 port=$(echo "$syms" | grep -c -x 'ubfab_port_\(get\|dump\)@UBFAB_1\.0')
@@ -1039,10 +1039,11 @@ if [ -z "$others" ] && [ "$(count '@*@UBFAB_1\.0')" -eq 13 ] &&
    [ "$(count '@@UBFAB_1\.4')" -eq 10 ] &&
    [ "$(count '@@UBFAB_1\.5')" -eq 2 ] &&
    [ "$(count '@@UBFAB_1\.6')" -eq 4 ] &&
-   [ "$(count '@@UBFAB_1\.7')" -eq 22 ]; then
-	ok "exports the API at UBFAB_1.0 to UBFAB_1.7, nothing else"
+   [ "$(count '@@UBFAB_1\.7')" -eq 22 ] &&
+   [ "$(count '@@UBFAB_1\.8')" -eq 6 ]; then
+	ok "exports the API at UBFAB_1.0 to UBFAB_1.8, nothing else"
 else
-	not_ok "exports the API at UBFAB_1.0 to UBFAB_1.7, nothing else" \
+	not_ok "exports the API at UBFAB_1.0 to UBFAB_1.8, nothing else" \
 		"symbols: $(printf '%s' "$syms" | tr '\n' ' ')"
 fi
 
