@@ -40,6 +40,7 @@ class Cmd(enum.IntEnum):
     MODEL_NTF = 14
     QUEUE_GET = 15
     LINK_GET = 16
+    JETTY_GET = 17
 
 
 class EventType(enum.IntEnum):
@@ -47,6 +48,9 @@ class EventType(enum.IntEnum):
     AUTH_FAILURE = 2
     OVERFLOW = 3
     RESET = 4
+    JETTY_SQ_ERR = 5
+    JETTY_RCQ_FULL = 6
+    JETTY_RESET = 7
 
 
 class RevokeReason(enum.IntEnum):
