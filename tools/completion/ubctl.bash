@@ -13,7 +13,7 @@
 # and top are keywords ("stats plane", "top interval 2").
 declare -gA _ubctl_commands=(
 	[topo]="show" [entity]="show reset" [port]="show set"
-	[plane]="show set" [seg]="show" [queue]="show"
+	[plane]="show set" [seg]="show" [queue]="show" [jetty]="show"
 	[stats]="show plane port link" [model]="show set" [monitor]=""
 	[top]="plane interval count lines" [trace]="record dump"
 )
@@ -26,6 +26,7 @@ declare -gA _ubctl_args=(
 	[entity reset]="ENTITY" [port show]="ENTITY plane"
 	[port set]="ENTITY plane state bw delay errors" [plane show]="PLANE"
 	[plane set]="PLANE state" [seg show]="ENTITY" [queue show]="ENTITY"
+	[jetty show]="ENTITY"
 	[stats show]="plane port link" [stats plane]="PLANE"
 	[stats port]="ENTITY plane" [stats link]="plane loaded"
 	[model set]="profile PARAM" [top plane]="plane interval count lines"

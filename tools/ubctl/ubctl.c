@@ -50,6 +50,10 @@ static const struct command queue_commands[] = {
 	{ "show", queue_show }, { "list", queue_show }, { },
 };
 
+static const struct command jetty_commands[] = {
+	{ "show", jetty_show }, { "list", jetty_show }, { },
+};
+
 static const struct command stats_commands[] = {
 	{ "show", stats_show }, { "list", stats_show },
 	{ "plane", stats_plane }, { "port", stats_port },
@@ -164,6 +168,20 @@ static const struct object objects[] = {
 			"its ring sizes and flags (poll, selective, timing, ordered),\n"
 			"its modeled clock and the entries charged to it so far.\n",
 		.commands = queue_commands,
+	},
+	{
+		.name = "jetty",
+		.syntax = "ubctl jetty show [ENTITY]\n",
+		.help = "One line per jetty (a queue and a receive queue paired), any\n"
+			"process's, or those of ENTITY's files: its number in the\n"
+			"entity, the process that made it, its queue's and receive\n"
+			"queue's numbers, its state (ready, or error while its queue\n"
+			"is in the error state), and since it was made: completions\n"
+			"of its queue (sends) and of its receive queue (receives),\n"
+			"messages that found its receive queue not ready (rnr_naks,\n"
+			"each retry), its sends that ran out of retries (rnr_exc),\n"
+			"its queue's errors and its completion events.\n",
+		.commands = jetty_commands,
 	},
 	{
 		.name = "stats",
@@ -330,6 +348,7 @@ static const char help_tail[] =
 "  ubctl top interval 2 lines 5   the 5 busiest ports, switch links and\n"
 "                                 queues every 2 s\n"
 "  ubctl queue show npu3          the queues of npu3's files\n"
+"  ubctl -j jetty show npu0       npu0's jetties and their counters\n"
 "  ubctl trace record -o t.json -- ubbench queue lat\n"
 "                                 a timeline of a benchmark, for Perfetto\n";
 

@@ -60,6 +60,7 @@ int stats_link(struct ubctl *u, int argc, char **argv);
 int monitor_run(struct ubctl *u, int argc, char **argv);
 int top_run(struct ubctl *u, int argc, char **argv);
 int queue_show(struct ubctl *u, int argc, char **argv);
+int jetty_show(struct ubctl *u, int argc, char **argv);
 int trace_record(struct ubctl *u, int argc, char **argv);
 int trace_dump(struct ubctl *u, int argc, char **argv);
 

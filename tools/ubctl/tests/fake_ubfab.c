@@ -28,7 +28,8 @@
  * 250000 (profile custom); then no event comes again. The links of the
  * model carry made-up traffic that grows by the same amount at every dump
  * (ubfab_link_dump()), and so do its three queues' (ubfab_queue_dump());
- * the older module reports neither.
+ * npu1 has two jetties (ubfab_jetty_dump()); the older module reports
+ * none of these.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -384,6 +385,38 @@ int ubfab_queue_dump(struct ubfab_nl *nl, uint32_t eid,
 		q.entries *= nl->qdumps;
 		q.clock_ns *= nl->qdumps;
 		ret = cb(&q, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * The jetties: npu1's 0 (queue 0, receive queue 0) ready, npu1's 1 (queue
+ * 1, receive queue 2) in the error state after a send ran out of retries.
+ */
+int ubfab_jetty_dump(struct ubfab_nl *nl, uint32_t eid,
+		     ubfab_jetty_info_cb cb, void *arg)
+{
+	const struct ubfab_jetty_info jetties[] = {
+		{ .eid = 1, .id = 0, .pid = 812, .sq = 0, .rq = 0,
+		  .state = UBFAB_JETTY_READY, .sends = 1000, .receives = 998,
+		  .events = 12 },
+		{ .eid = 1, .id = 1, .pid = 812, .sq = 1, .rq = 2,
+		  .state = UBFAB_JETTY_ERROR, .sends = 3, .rnr_naks = 8,
+		  .rnr_exc = 1, .errors = 1 },
+	};
+	size_t i;
+	int ret;
+
+	if (old_module(nl))
+		return -EOPNOTSUPP;
+	if (eid != UBFAB_EID_ANY && eid >= entities(nl))
+		return -ENODEV;
+	for (i = 0; i < ARRAY_SIZE(jetties); i++) {
+		if (eid != UBFAB_EID_ANY && jetties[i].eid != eid)
+			continue;
+		ret = cb(&jetties[i], arg);
 		if (ret)
 			return ret;
 	}

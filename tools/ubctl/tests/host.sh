@@ -608,6 +608,22 @@ expect 1 "ubctl: queue dump: the loaded ubfab module does not report queues" \
 	"queue show with an older module exits 1" \
 	env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
 	"$ubctl" queue show
+expect_out "jetty show: every jetty, its queues, state and counters" \
+	"npu1 jetty 1: pid 812 sq 1 rq 2 state error sends 3 receives 0 rnr_naks 8 rnr_exc 1 errors 1 events 0" \
+	fake jetty show
+run fake jetty show cpu1
+if [ "$rc" -eq 0 ] && [ ! -s "$tmp/out" ]; then
+	ok "jetty show ENTITY: none for an entity without jetties"
+else
+	not_ok "jetty show ENTITY: none for an entity without jetties" \
+		"exit $rc" "stdout: $(head -c 300 "$tmp/out")"
+fi
+expect 1 "ubctl: npu99: no such entity" "jetty show of an unknown entity exits 1" \
+	fake jetty show npu99
+expect 1 "ubctl: jetty dump: the loaded ubfab module does not report jetties" \
+	"jetty show with an older module exits 1" \
+	env UBFAB_FAKE_PROFILE=cm384 LD_LIBRARY_PATH="$helpers/fake" \
+	"$ubctl" jetty show
 # top: the fake's links and queues do as much between any two dumps
 run fake top count 2 lines 2
 if [ "$rc" -eq 0 ] &&
@@ -685,7 +701,8 @@ if command -v jq >/dev/null; then
 		    "-j plane show 0" "-j seg show" "-p seg show npu0" \
 		    "-j stats" "-p stats plane 1" "-j stats port cpu0" \
 		    "-j model" "-p model show" "-j stats link plane 2" \
-		    "-j top count 1" "-j queue show" "-p queue show npu1"; do
+		    "-j top count 1" "-j queue show" "-p queue show npu1" \
+		    "-j jetty show" "-p jetty show npu1"; do
 		# shellcheck disable=SC2086 # $args is a word list
 		run fake $args
 		if [ "$rc" -eq 0 ] && json_ok . <"$tmp/out"; then
@@ -715,6 +732,18 @@ if command -v jq >/dev/null; then
 		ok "-j seg show: owner, token id, range, rights; no token value"
 	else
 		not_ok "-j seg show: owner, token id, range, rights; no token value" \
+			"$(head -c 300 "$tmp/out")"
+	fi
+	run fake -j jetty show npu1
+	if json_ok 'length == 2 and .[0].entity == "npu1" and .[0].id == 0 and
+		    .[0].state == "ready" and .[0].sends == 1000 and
+		    .[0].receives == 998 and .[0].events == 12 and
+		    .[1].sq == 1 and .[1].rq == 2 and .[1].state == "error" and
+		    .[1].rnr_naks == 8 and .[1].rnr_exc == 1 and
+		    .[1].errors == 1' <"$tmp/out"; then
+		ok "-j jetty show: queues, state and counters of each jetty"
+	else
+		not_ok "-j jetty show: queues, state and counters of each jetty" \
 			"$(head -c 300 "$tmp/out")"
 	fi
 	run fake -j entity show npu5
