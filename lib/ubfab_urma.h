@@ -3,8 +3,8 @@
  * ubfab_urma.h: a liburma-shaped layer of libubfab (since version 1.7, symbol
  * version UBFAB_1.7), so that code written against ubfab reads like code
  * written for the real UB stack's liburma. It owns the names and the
- * shapes; every call is a thin layer over the device, queue and receive
- * queue API of libubfab.h (no kernel object of its own).
+ * shapes; every call is a thin layer over the device, queue, receive
+ * queue and jetty API of libubfab.h (no kernel object of its own).
  *
  * Naming: the real stack's names where the concept is the same, with the
  * prefix ubfab_urma_ instead of urma_ (and UBFAB_URMA_ for constants), so
@@ -15,9 +15,12 @@
  * Objects: a context acts as an entity (ubfab_dev_open()); a JFS is a
  * queue (ubfab_queue_create()); a JFR a receive queue (ubfab_rq_create());
  * a JFC gathers the completions of the JFS and of the JFR created with it
- * (the queue's CQ and the receive queue's RCQ); a JFCE is an epoll
- * descriptor over the descriptors of its JFCs' queues; a jetty a JFS and
- * a JFR made together.
+ * (the queue's CQ and the receive queue's RCQ); a jetty is a JFS and a JFR
+ * made together and paired in the kernel (ubfab_jetty_create(), since
+ * 1.8); a JFCE is an epoll descriptor over the kernel jetties' event
+ * channels of its JFCs (those of a jetty) and the descriptors of its other
+ * JFCs' queues. The async events of a context are its device's
+ * (ubfab_dev_event_wait()).
  *
  * Conventions: functions returning int return 0 or a negative errno, as
  * in libubfab.h. One thread at a time uses an object.
@@ -33,14 +36,19 @@
 extern "C" {
 #endif
 
+struct ubfab_urma_jetty;
+
 /**
  * struct ubfab_urma_context - an entity acted as (urma_context_t)
- * @dev: its device
+ * @dev: its device; its descriptor (ubfab_dev_fd()) is the async-event
+ *	descriptor: poll() it, then ubfab_urma_get_async_event()
  * @eid: its EID
+ * @jetties: its jetties, for the async events that name one (since 1.8)
  */
 struct ubfab_urma_context {
 	struct ubfab_dev *dev;
 	uint32_t eid;
+	struct ubfab_urma_jetty *jetties;
 };
 
 /**
@@ -83,19 +91,23 @@ struct ubfab_urma_jfce;
  * @jfce: its event channel, or NULL
  * @jfs_q: the queue of its JFS, or NULL
  * @jfr_rq: the receive queue of its JFR, or NULL
+ * @jetty: the kernel jetty of its JFS and JFR, when they are a jetty's:
+ *	its event channel is the JFC's (since 1.8)
  */
 struct ubfab_urma_jfc {
 	struct ubfab_urma_context *ctx;
 	struct ubfab_urma_jfce *jfce;
 	struct ubfab_queue *jfs_q;
 	struct ubfab_rq *jfr_rq;
+	struct ubfab_jetty *jetty;
 };
 
 /**
  * struct ubfab_urma_jfce - a completion event channel (urma_jfce_t)
  * @fd: an epoll descriptor, readable once a JFC of it armed with
  *	ubfab_urma_rearm_jfc() has completions (each arming gives one
- *	event); poll() it or call ubfab_urma_wait_jfc()
+ *	event; a jetty's JFC, only for completions after the rearm); poll()
+ *	it or call ubfab_urma_wait_jfc()
  */
 struct ubfab_urma_jfce {
 	int fd;
@@ -128,13 +140,39 @@ struct ubfab_urma_jfr {
 };
 
 /**
- * struct ubfab_urma_jetty - a JFS and a JFR made together (urma_jetty_t)
+ * struct ubfab_urma_jetty - a JFS and a JFR made together and paired in
+ *	the kernel (urma_jetty_t)
  * @jfs: its send queue
  * @jfr: its receive queue
+ * @jetty: the kernel's jetty (since 1.8): its number is @jetty->id, which
+ *	ubctl jetty show and async events name
+ * @ctx: its context
+ * @async_events: its async events taken and not acknowledged yet
+ * @next: the next jetty of @ctx
  */
 struct ubfab_urma_jetty {
 	struct ubfab_urma_jfs jfs;
 	struct ubfab_urma_jfr jfr;
+	struct ubfab_jetty *jetty;
+	struct ubfab_urma_context *ctx;
+	unsigned int async_events;
+	struct ubfab_urma_jetty *next;
+};
+
+/**
+ * struct ubfab_urma_async_event - an async event of a context
+ *	(urma_async_event_t)
+ * @ctx: the context
+ * @jetty: the jetty a UBFAB_EVENT_JETTY_* event names, or NULL (another
+ *	event, or a jetty not made by this layer)
+ * @event_type: enum ubfab_event_type
+ * @event: the device's event, with its details (reason, eid, jetty_id)
+ */
+struct ubfab_urma_async_event {
+	struct ubfab_urma_context *ctx;
+	struct ubfab_urma_jetty *jetty;
+	uint32_t event_type;
+	struct ubfab_event event;
 };
 
 /**
@@ -275,6 +313,11 @@ int ubfab_urma_poll_jfc(struct ubfab_urma_jfc *jfc, int cr_cnt,
 int ubfab_urma_rearm_jfc(struct ubfab_urma_jfc *jfc);
 int ubfab_urma_wait_jfc(struct ubfab_urma_jfce *jfce, int jfc_cnt,
 			int timeout_ms, struct ubfab_urma_jfc **jfc);
+
+/* Since 1.8 (UBFAB_1.8) */
+int ubfab_urma_get_async_event(struct ubfab_urma_context *ctx,
+			       struct ubfab_urma_async_event *event);
+void ubfab_urma_ack_async_event(struct ubfab_urma_async_event *event);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libubfab's liburma-shaped layer (ubfab_urma.h): contexts, segments, JFC,
- * JFCE, JFS, JFR and jetties over the device, queue and receive queue calls,
- * posting work requests as queue entries and receives, and turning
- * completions and receive completions into completion records.
+ * JFCE, JFS, JFR and jetties over the device, queue, receive queue and
+ * jetty calls, posting work requests as queue entries and receives,
+ * turning completions and receive completions into completion records,
+ * and the context's async events.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -221,9 +222,11 @@ static int jfs_init(struct ubfab_urma_context *ctx, uint32_t depth,
 	return 0;
 }
 
+/* A jetty's JFC has its kernel jetty's channel in the JFCE instead. */
 static void jfs_fini(struct ubfab_urma_jfs *jfs)
 {
-	jfce_ctl(jfs->jfc, EPOLL_CTL_DEL, ubfab_queue_fd(jfs->q));
+	if (!jfs->jfc->jetty)
+		jfce_ctl(jfs->jfc, EPOLL_CTL_DEL, ubfab_queue_fd(jfs->q));
 	jfs->jfc->jfs_q = NULL;
 	ubfab_queue_destroy(jfs->q);
 }
@@ -254,7 +257,8 @@ static int jfr_init(struct ubfab_urma_context *ctx, uint32_t depth,
 
 static void jfr_fini(struct ubfab_urma_jfr *jfr)
 {
-	jfce_ctl(jfr->jfc, EPOLL_CTL_DEL, jfr->rq->fd);
+	if (!jfr->jfc->jetty)
+		jfce_ctl(jfr->jfc, EPOLL_CTL_DEL, jfr->rq->fd);
 	jfr->jfc->jfr_rq = NULL;
 	ubfab_rq_destroy(jfr->rq);
 }
@@ -319,6 +323,23 @@ int ubfab_urma_delete_jfr(struct ubfab_urma_jfr *jfr)
 	return 0;
 }
 
+/*
+ * The JFC of a new kernel jetty waits on the jetty's channel, not on its
+ * queues' descriptors: they leave the JFCE, the jetty's comes in
+ * (level-triggered: ubfab_urma_wait_jfc() reads its event).
+ */
+static int jfce_use_jetty(struct ubfab_urma_jfc *jfc, struct ubfab_jetty *j)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = jfc };
+
+	if (jfc->jfce && epoll_ctl(jfc->jfce->fd, EPOLL_CTL_ADD, j->fd, &ev))
+		return -errno;
+	jfce_ctl(jfc, EPOLL_CTL_DEL, ubfab_queue_fd(jfc->jfs_q));
+	jfce_ctl(jfc, EPOLL_CTL_DEL, jfc->jfr_rq->fd);
+	jfc->jetty = j;
+	return 0;
+}
+
 int ubfab_urma_create_jetty(struct ubfab_urma_context *ctx, uint32_t depth,
 			    uint32_t token, struct ubfab_urma_jfc *jfc,
 			    struct ubfab_urma_jetty **jettyp)
@@ -337,9 +358,23 @@ int ubfab_urma_create_jetty(struct ubfab_urma_context *ctx, uint32_t depth,
 	err = jfr_init(ctx, depth, token, jfc, &jetty->jfr);
 	if (err)
 		goto err_jfs;
+	err = ubfab_jetty_create(ctx->dev, jetty->jfs.q, jetty->jfr.rq,
+				 &jetty->jetty);
+	if (err)
+		goto err_jfr;
+	err = jfce_use_jetty(jfc, jetty->jetty);
+	if (err)
+		goto err_jetty;
+	jetty->ctx = ctx;
+	jetty->next = ctx->jetties;
+	ctx->jetties = jetty;
 	*jettyp = jetty;
 	return 0;
 
+err_jetty:
+	ubfab_jetty_destroy(jetty->jetty);
+err_jfr:
+	jfr_fini(&jetty->jfr);
 err_jfs:
 	jfs_fini(&jetty->jfs);
 err_free:
@@ -347,12 +382,25 @@ err_free:
 	return err;
 }
 
+/* -EBUSY while async events of it are not acknowledged. */
 int ubfab_urma_delete_jetty(struct ubfab_urma_jetty *jetty)
 {
+	struct ubfab_urma_jetty **p;
+	struct ubfab_urma_jfc *jfc;
+
 	if (!jetty)
 		return -EINVAL;
+	if (jetty->async_events)
+		return -EBUSY;
+	for (p = &jetty->ctx->jetties; *p != jetty; p = &(*p)->next)
+		;
+	*p = jetty->next;
+	jfc = jetty->jfs.jfc;
+	jfce_ctl(jfc, EPOLL_CTL_DEL, jetty->jetty->fd);
 	jfr_fini(&jetty->jfr);
 	jfs_fini(&jetty->jfs);
+	jfc->jetty = NULL;
+	ubfab_jetty_destroy(jetty->jetty);
 	free(jetty);
 	return 0;
 }
@@ -522,6 +570,9 @@ int ubfab_urma_rearm_jfc(struct ubfab_urma_jfc *jfc)
 
 	if (!jfc || !jfc->jfce)
 		return -EINVAL;
+	if (jfc->jetty)
+		return ubfab_jetty_rearm(jfc->jetty,
+					 UBFAB_JETTY_SEND | UBFAB_JETTY_RECV);
 	if (jfc->jfs_q)
 		err = jfce_ctl(jfc, EPOLL_CTL_MOD, ubfab_queue_fd(jfc->jfs_q));
 	if (!err && jfc->jfr_rq)
@@ -542,10 +593,58 @@ int ubfab_urma_wait_jfc(struct ubfab_urma_jfce *jfce, int jfc_cnt,
 		return -errno;
 	/* a JFC whose JFS and JFR both fired is reported once */
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < got && jfc[j] != ev[i].data.ptr; j++)
+		struct ubfab_urma_jfc *c = ev[i].data.ptr;
+		struct ubfab_jetty_event jev;
+
+		/* a jetty's event is taken; another thread may have first */
+		if (c->jetty && ubfab_jetty_wait(c->jetty, &jev, 0))
+			continue;
+		for (j = 0; j < got && jfc[j] != c; j++)
 			;
 		if (j == got)
-			jfc[got++] = ev[i].data.ptr;
+			jfc[got++] = c;
 	}
 	return got;
+}
+
+/*
+ * The context's device's next event, waiting for it; a jetty's names the
+ * jetty, which cannot be deleted until the event is acknowledged.
+ */
+int ubfab_urma_get_async_event(struct ubfab_urma_context *ctx,
+			       struct ubfab_urma_async_event *event)
+{
+	struct ubfab_urma_jetty *jetty = NULL;
+	struct ubfab_event ev;
+	int err;
+
+	if (!ctx || !event)
+		return -EINVAL;
+	err = ubfab_dev_event_wait(ctx->dev, &ev, -1);
+	if (err)
+		return err;
+	if (ev.type == UBFAB_EVENT_JETTY_SQ_ERR ||
+	    ev.type == UBFAB_EVENT_JETTY_RCQ_FULL ||
+	    ev.type == UBFAB_EVENT_JETTY_RESET) {
+		for (jetty = ctx->jetties; jetty; jetty = jetty->next)
+			if (jetty->jetty->id == ev.jetty_id)
+				break;
+	}
+	if (jetty)
+		jetty->async_events++;
+	*event = (struct ubfab_urma_async_event){
+		.ctx = ctx,
+		.jetty = jetty,
+		.event_type = ev.type,
+		.event = ev,
+	};
+	return 0;
+}
+
+void ubfab_urma_ack_async_event(struct ubfab_urma_async_event *event)
+{
+	if (event && event->jetty) {
+		event->jetty->async_events--;
+		event->jetty = NULL;
+	}
 }

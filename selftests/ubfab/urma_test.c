@@ -5,8 +5,12 @@
  * beside this program), each checking bytes and immediates and saying so in its
  * output and exit status; and the calls their runs cannot show: a JFCE
  * gives one event per rearm, a bad work request in a list takes no slot
- * and is handed back, READ and atomics through imported segments.
+ * and is handed back, READ and atomics through imported segments; a
+ * jetty is the kernel's (ubctl's dump lists it), its JFC waits on the
+ * kernel channel, and its errors are the context's async events, which
+ * hold the jetty until acknowledged.
  */
+#include <poll.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -187,6 +191,94 @@ TEST_F(urma, jfce_rearm)
 	EXPECT_EQ(2, cr[0].imm_data);
 	EXPECT_EQ(1, cr[0].user_ctx);
 	EXPECT_EQ(0, cr[0].completion_len);
+}
+
+/* b's context's next async event, within 2 s: 0 or -ETIMEDOUT. */
+static int async_event(struct ubfab_urma_context *ctx,
+		       struct ubfab_urma_async_event *ev)
+{
+	struct pollfd p = { .fd = ubfab_dev_fd(ctx->dev), .events = POLLIN };
+
+	if (poll(&p, 1, 2000) != 1)
+		return -ETIMEDOUT;
+	return ubfab_urma_get_async_event(ctx, ev);
+}
+
+static int jetty_cb(const struct ubfab_jetty_info *j, void *arg)
+{
+	*(struct ubfab_jetty_info *)arg = *j;
+	return 1;
+}
+
+/*
+ * A jetty of b: the kernel's, with b's JFS and JFR; its JFC fires only
+ * for completions after the rearm; a send that runs out of retries (a's
+ * JFR has no receive posted) is an async event of b naming the jetty,
+ * which cannot be deleted until the event is acknowledged.
+ */
+TEST_F(urma, jetty_kernel_object)
+{
+	struct ubfab_urma_jfs_wr wr = {
+		.opcode = UBFAB_OP_SEND, .local = self->seg_b->offset,
+		.len = 8, .tjfr = &self->tjfr,
+	};
+	struct ubfab_urma_jfr_wr rwr = { .local = self->seg_a->offset,
+					 .len = 4096 };
+	struct ubfab_urma_async_event ev;
+	struct ubfab_urma_jfc *jfc, *ready;
+	struct ubfab_urma_jetty *jetty;
+	struct ubfab_urma_jfce *jfce;
+	struct ubfab_jetty_info info;
+	struct ubfab_urma_cr cr;
+	struct ubfab_nl *nl;
+
+	ASSERT_EQ(0, ubfab_urma_create_jfce(self->b, &jfce));
+	ASSERT_EQ(0, ubfab_urma_create_jfc(self->b, jfce, &jfc));
+	ASSERT_EQ(0, ubfab_urma_create_jetty(self->b, 8, TOKEN, jfc, &jetty));
+	ASSERT_NE(NULL, jetty->jetty);
+	EXPECT_EQ(jetty->jetty, jfc->jetty);
+	ASSERT_EQ(0, ubfab_nl_open(&nl));
+	ASSERT_EQ(1, ubfab_jetty_dump(nl, self->b->eid, jetty_cb, &info));
+	EXPECT_EQ(jetty->jetty->id, info.id);
+	EXPECT_EQ(jetty->jfs.id, info.sq);
+	EXPECT_EQ(jetty->jfr.id, info.rq);
+
+	/* a completion before the rearm gives no event after it */
+	ASSERT_EQ(0, ubfab_urma_post_jfr_wr(self->jfr, &rwr, NULL));
+	ASSERT_EQ(0, ubfab_urma_post_jfs_wr(&jetty->jfs, &wr, NULL));
+	ASSERT_EQ(1, next_cr(jfc, &cr));
+	EXPECT_EQ(UBFAB_CQE_OK, cr.status);
+	ASSERT_EQ(0, ubfab_urma_rearm_jfc(jfc));
+	EXPECT_EQ(0, ubfab_urma_wait_jfc(jfce, 1, 200, &ready));
+	/* one after it does, once */
+	ASSERT_EQ(0, ubfab_urma_post_jfr_wr(self->jfr, &rwr, NULL));
+	ASSERT_EQ(0, ubfab_urma_post_jfs_wr(&jetty->jfs, &wr, NULL));
+	ASSERT_EQ(1, ubfab_urma_wait_jfc(jfce, 1, 5000, &ready));
+	EXPECT_EQ(jfc, ready);
+	ASSERT_EQ(1, next_cr(jfc, &cr));
+	EXPECT_EQ(0, ubfab_urma_wait_jfc(jfce, 1, 200, &ready));
+
+	/* no receive posted: RNR retries run out, an async event of b */
+	ASSERT_EQ(0, ubfab_urma_post_jfs_wr(&jetty->jfs, &wr, NULL));
+	ASSERT_EQ(1, next_cr(jfc, &cr));
+	EXPECT_EQ(UBFAB_CQE_RNR_RETRY_EXC, cr.status);
+	ASSERT_EQ(0, async_event(self->b, &ev));
+	EXPECT_EQ(UBFAB_EVENT_JETTY_SQ_ERR, ev.event_type);
+	EXPECT_EQ(jetty, ev.jetty);
+	EXPECT_EQ(UBFAB_CQE_RNR_RETRY_EXC, ev.event.reason);
+	EXPECT_EQ(self->b, ev.ctx);
+	EXPECT_EQ(-EBUSY, ubfab_urma_delete_jetty(jetty));
+	ubfab_urma_ack_async_event(&ev);
+	ASSERT_EQ(1, ubfab_jetty_dump(nl, self->b->eid, jetty_cb, &info));
+	EXPECT_EQ(UBFAB_JETTY_ERROR, info.state);
+	EXPECT_EQ(1, info.rnr_exc);
+	EXPECT_EQ(1, info.events);
+
+	EXPECT_EQ(0, ubfab_urma_delete_jetty(jetty));
+	EXPECT_EQ(0, ubfab_jetty_dump(nl, self->b->eid, jetty_cb, &info));
+	EXPECT_EQ(0, ubfab_urma_delete_jfc(jfc));
+	ubfab_urma_delete_jfce(jfce);
+	ubfab_nl_close(nl);
 }
 
 /* A list stops at its bad request, which takes no slot. */

@@ -1051,7 +1051,7 @@ fi
 # default version too and the 2 port calls (get, dump) a 1.4 one, 16 new
 # ones at UBFAB_1.1, 12 at UBFAB_1.2, of which ubfab_nl_event_read has a
 # 1.4 default version, 1 at UBFAB_1.3, 7 new ones at UBFAB_1.4, 2 at
-# UBFAB_1.5, 4 at UBFAB_1.6, 22 at UBFAB_1.7 and 6 at UBFAB_1.8
+# UBFAB_1.5, 4 at UBFAB_1.6, 22 at UBFAB_1.7 and 8 at UBFAB_1.8
 syms=$(nm -D --defined-only "$libo/libubfab.so.1.8.0" 2>/dev/null |
        awk '{ print $3 }')
 others=$(echo "$syms" | grep -v -x -e 'UBFAB_1\.[012345678]' \
@@ -1069,7 +1069,7 @@ if [ -z "$others" ] && [ "$(count '@*@UBFAB_1\.0')" -eq 13 ] &&
    [ "$(count '@@UBFAB_1\.5')" -eq 2 ] &&
    [ "$(count '@@UBFAB_1\.6')" -eq 4 ] &&
    [ "$(count '@@UBFAB_1\.7')" -eq 22 ] &&
-   [ "$(count '@@UBFAB_1\.8')" -eq 6 ]; then
+   [ "$(count '@@UBFAB_1\.8')" -eq 8 ]; then
 	ok "exports the API at UBFAB_1.0 to UBFAB_1.8, nothing else"
 else
 	not_ok "exports the API at UBFAB_1.0 to UBFAB_1.8, nothing else" \
