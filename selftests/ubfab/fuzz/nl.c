@@ -208,6 +208,7 @@ static const uint8_t nl_cmd_ops[] = {
 	UBFAB_CMD_PLANE_GET, UBFAB_CMD_SEG_GET, UBFAB_CMD_ENTITY_RESET,
 	UBFAB_CMD_PORT_SET, UBFAB_CMD_PLANE_SET, UBFAB_CMD_MODEL_GET,
 	UBFAB_CMD_MODEL_SET, UBFAB_CMD_QUEUE_GET, UBFAB_CMD_LINK_GET,
+	UBFAB_CMD_JETTY_GET,
 };
 
 static bool cmd_has_op(uint8_t cmd)
@@ -226,7 +227,8 @@ static bool cmd_is_set(uint8_t cmd)
 static bool cmd_has_do(uint8_t cmd)
 {
 	return cmd != UBFAB_CMD_SEG_GET && cmd != UBFAB_CMD_QUEUE_GET &&
-	       cmd != UBFAB_CMD_LINK_GET && cmd_has_op(cmd);
+	       cmd != UBFAB_CMD_LINK_GET && cmd != UBFAB_CMD_JETTY_GET &&
+	       cmd_has_op(cmd);
 }
 
 static bool cmd_has_dump(uint8_t cmd)
@@ -352,9 +354,10 @@ static void gen_valid(struct rng *r, const struct fuzz_model *m,
 		break;
 	case UBFAB_CMD_SEG_GET:
 	case UBFAB_CMD_QUEUE_GET:
+	case UBFAB_CMD_JETTY_GET:
 		if (rng_chance(r, 50))
 			break;
-		/* UBFAB_A_SEG_EID and UBFAB_A_QUEUE_EID are both 1 */
+		/* UBFAB_A_SEG_EID, _QUEUE_EID and _JETTY_EID are all 1 */
 		ms->target.eid = valid_eid(r, m);
 		attr_u32(b, UBFAB_A_SEG_EID, ms->target.eid);
 		break;
@@ -497,6 +500,8 @@ static uint16_t policy_max(uint8_t cmd)
 		return UBFAB_A_SEG_EID;
 	case UBFAB_CMD_QUEUE_GET:
 		return UBFAB_A_QUEUE_EID;
+	case UBFAB_CMD_JETTY_GET:
+		return UBFAB_A_JETTY_EID;
 	case UBFAB_CMD_LINK_GET:
 		return UBFAB_A_LINK_PLANE;
 	case UBFAB_CMD_MODEL_SET:
@@ -516,7 +521,7 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 		UBFAB_CMD_ENTITY_GET, UBFAB_CMD_PORT_GET, UBFAB_CMD_PLANE_GET,
 		UBFAB_CMD_SEG_GET, UBFAB_CMD_ENTITY_RESET, UBFAB_CMD_PORT_SET,
 		UBFAB_CMD_PLANE_SET, UBFAB_CMD_QUEUE_GET, UBFAB_CMD_LINK_GET,
-		UBFAB_CMD_MODEL_SET,
+		UBFAB_CMD_JETTY_GET, UBFAB_CMD_MODEL_SET,
 	};
 	uint8_t cmd = rng_pick(r, nl_cmd_ops);
 	char name[40];
@@ -547,7 +552,8 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 		break;
 	case D_NO_DUMP_ENTITY:
 		cmd = rng_pick(r, ((const uint8_t[]){ UBFAB_CMD_PORT_GET,
-			UBFAB_CMD_SEG_GET, UBFAB_CMD_QUEUE_GET }));
+			UBFAB_CMD_SEG_GET, UBFAB_CMD_QUEUE_GET,
+			UBFAB_CMD_JETTY_GET }));
 		flags |= NLM_F_DUMP;
 		ms->err = ENODEV;
 		break;
@@ -612,7 +618,8 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 			UBFAB_CMD_PORT_NTF, UBFAB_CMD_PLANE_NTF,
 			UBFAB_CMD_ENTITY_RESET_NTF, UBFAB_CMD_MODEL_GET,
 			UBFAB_CMD_MODEL_SET, UBFAB_CMD_MODEL_NTF,
-			UBFAB_CMD_QUEUE_GET, UBFAB_CMD_LINK_GET }));
+			UBFAB_CMD_QUEUE_GET, UBFAB_CMD_LINK_GET,
+			UBFAB_CMD_JETTY_GET }));
 		if (cmd_has_do(cmd))
 			flags |= NLM_F_DUMP;
 		ms->err = EOPNOTSUPP;
@@ -669,7 +676,7 @@ static void gen_defect(struct rng *r, const struct fuzz_model *m,
 		break;
 	case D_NO_PORT_ENTITY:
 	case D_NO_DUMP_ENTITY:
-		/* UBFAB_A_PORT_EID, _SEG_EID and _QUEUE_EID are all 1. */
+		/* UBFAB_A_PORT_EID, _SEG_EID, _QUEUE_EID and _JETTY_EID: 1. */
 		v = m->nr_entities + rng_below(r, 3);
 		attr_u32(b, UBFAB_A_PORT_EID, rng_chance(r, 50) ? v :
 					      UINT32_MAX);
@@ -1273,6 +1280,33 @@ static bool check_queue(struct worker *w, const void *data, size_t len,
 	return true;
 }
 
+static bool check_jetty(struct worker *w, const void *data, size_t len,
+			struct object *o)
+{
+	const struct nlattr *tb[UBFAB_A_JETTY_MAX + 1];
+	uint32_t state = 0, v = 0;
+	uint64_t v64 = 0;
+	int i;
+
+	if (!parse(w, data, len, tb, UBFAB_A_JETTY_MAX) ||
+	    !get_u32(w, tb[UBFAB_A_JETTY_EID], "EID", &o->eid) ||
+	    !get_u32(w, tb[UBFAB_A_JETTY_ID], "jetty id", &o->plane) ||
+	    !get_u32(w, tb[UBFAB_A_JETTY_PID], "pid", &v) ||
+	    !get_u32(w, tb[UBFAB_A_JETTY_SQ], "queue", &v) ||
+	    !get_u32(w, tb[UBFAB_A_JETTY_RQ], "receive queue", &v) ||
+	    !get_u32(w, tb[UBFAB_A_JETTY_STATE], "state", &state))
+		return false;
+	for (i = UBFAB_A_JETTY_SENDS; i <= UBFAB_A_JETTY_EVENTS; i++)
+		if (!tb[i] || !check_u64(w, tb[i], &v64))
+			return fuzz_fail(w, "jetty without counter %d", i);
+	if (o->eid >= w->model->nr_entities || state > UBFAB_JETTY_ERROR)
+		return fuzz_fail(w, "jetty %u/%u: state %u", o->eid, o->plane,
+				 state);
+	/* Dumped by entity, then number. */
+	o->pos = (uint64_t)o->eid << 32 | o->plane;
+	return true;
+}
+
 /* Links a link dump reports per plane: ports both ways, then L1-L2. */
 static uint64_t links_per_plane(const struct fuzz_model *m)
 {
@@ -1418,6 +1452,8 @@ static bool check_object(struct worker *w, uint8_t cmd, const void *data,
 		return check_seg(w, data, len, o);
 	case UBFAB_CMD_QUEUE_GET:
 		return check_queue(w, data, len, o);
+	case UBFAB_CMD_JETTY_GET:
+		return check_jetty(w, data, len, o);
 	case UBFAB_CMD_LINK_GET:
 		return check_link(w, data, len, o);
 	case UBFAB_CMD_MODEL_GET:
@@ -1449,6 +1485,7 @@ static void dump_range(const struct fuzz_model *m, const struct nl_msgspec *ms,
 		break;
 	case UBFAB_CMD_SEG_GET:
 	case UBFAB_CMD_QUEUE_GET:
+	case UBFAB_CMD_JETTY_GET:
 		*end = (uint64_t)m->nr_entities << 32;
 		if (ms->target.eid != UINT32_MAX) {
 			*first = (uint64_t)ms->target.eid << 32;
@@ -1570,7 +1607,8 @@ static bool check_message(struct worker *w, const struct slot *s,
 			if (o.pos < t->next || o.pos < first || o.pos >= end ||
 			    (t->ms->expect == NLX_OK && o.pos != t->next &&
 			     t->ms->cmd != UBFAB_CMD_SEG_GET &&
-			     t->ms->cmd != UBFAB_CMD_QUEUE_GET))
+			     t->ms->cmd != UBFAB_CMD_QUEUE_GET &&
+			     t->ms->cmd != UBFAB_CMD_JETTY_GET))
 				return fuzz_fail(w, "dump item at %llu, expected %llu",
 						 (unsigned long long)o.pos,
 						 (unsigned long long)t->next);
@@ -1772,9 +1810,13 @@ static bool check_answer(struct worker *w, const struct track *t,
 			return fuzz_fail(w, "seq %u: %u replies to a do",
 					 ms->seq, t->objects);
 		dump_range(w->model, ms, &first, &end);
-		/* all of a dump but of segments and queues, which come and go */
+		/*
+		 * all of a dump but of segments, queues and jetties, which
+		 * come and go
+		 */
 		if (ms->dump && t->next != end && ms->cmd != UBFAB_CMD_SEG_GET &&
-		    ms->cmd != UBFAB_CMD_QUEUE_GET)
+		    ms->cmd != UBFAB_CMD_QUEUE_GET &&
+		    ms->cmd != UBFAB_CMD_JETTY_GET)
 			return fuzz_fail(w, "seq %u: dump ended at %llu of %llu",
 					 ms->seq, (unsigned long long)t->next,
 					 (unsigned long long)end);
