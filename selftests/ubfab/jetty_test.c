@@ -488,6 +488,56 @@ TEST_F(jetty, reset_async_event)
 	EXPECT_EQ(-ETIMEDOUT, next_event(self->a, &ev));
 }
 
+/*
+ * Jetties made and closed over and over on a queue whose completions keep
+ * coming (a child runs NOPs through it): each wake-up finds the jetty
+ * whole or not at all (the debug kernel's KASAN and lockdep watch), the
+ * NOPs all complete, and the last jetty made still fires.
+ */
+TEST_F(jetty, churn_while_completing)
+{
+	struct ubfab_jetty_event ev;
+	struct ubfab_cqe cqe;
+	uint16_t status;
+	pid_t child;
+	int i, st;
+
+	/* closed first: the child's copy of it would keep the jetty */
+	ubfab_jetty_destroy(self->j);
+	self->j = NULL;
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		int64_t end = now_ms() + 3000;
+
+		while (now_ms() < end) {
+			ubfab_prep_nop(GET_SQE(self->aq));
+			if (ubfab_test_complete(self->aq, &cqe, 1) ||
+			    cqe.status != UBFAB_CQE_OK)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	for (i = 0; i < 300; i++) {
+		ubfab_jetty_destroy(self->j);
+		self->j = NULL;
+		ASSERT_EQ(0, ubfab_jetty_create(self->a, self->aq, self->arq,
+						&self->j)) TH_LOG("jetty %d", i);
+		ASSERT_EQ(0, ubfab_jetty_rearm(self->j, UBFAB_JETTY_SEND));
+	}
+	ASSERT_EQ(child, waitpid(child, &st, 0));
+	EXPECT_EQ(0, st);
+	/* (the child moved aq's rings on: the receive side, from b) */
+	ASSERT_EQ(0, ubfab_jetty_rearm(self->j, UBFAB_JETTY_RECV));
+	ASSERT_EQ(0, ubfab_rq_post(self->arq, self->abuf, 4096, 1));
+	ASSERT_EQ(0, send1(_metadata, self->bq, self->bbuf, self->a_eid,
+			   self->arq->id, &status));
+	EXPECT_EQ(UBFAB_CQE_OK, status);
+	/* with SEND too if a NOP of the child came after the last rearm */
+	ASSERT_EQ(0, ubfab_jetty_wait(self->j, &ev, UBFAB_TEST_WAIT_MS));
+	EXPECT_EQ(UBFAB_JETTY_RECV, ev.sides & UBFAB_JETTY_RECV);
+}
+
 /* The dump filters by entity and says ENODEV for no such one. */
 TEST_F(jetty, dump_filter)
 {
