@@ -352,6 +352,20 @@ int ubfab_link_dump(struct ubfab_nl *nl, uint32_t plane, ubfab_link_cb cb,
 }
 
 /*
+ * What a dump of the queues, jetties or segments of @eid (or of every
+ * entity) gets before anything: -EOPNOTSUPP from the older module,
+ * -ENODEV for no such entity, else 0.
+ */
+static int dump_check(struct ubfab_nl *nl, uint32_t eid)
+{
+	if (old_module(nl))
+		return -EOPNOTSUPP;
+	if (eid != UBFAB_EID_ANY && eid >= entities(nl))
+		return -ENODEV;
+	return 0;
+}
+
+/*
  * The queues: npu1's 0 (pid 812, poll) runs 1000 entries and a modeled ms
  * per dump, npu1's 1 (pid 812, timing and ordered) none, cpu1's 0 (pid
  * 900) 50 entries and 2 modeled us per dump.
@@ -373,10 +387,9 @@ int ubfab_queue_dump(struct ubfab_nl *nl, uint32_t eid,
 	size_t i;
 	int ret;
 
-	if (old_module(nl))
-		return -EOPNOTSUPP;
-	if (eid != UBFAB_EID_ANY && eid >= entities(nl))
-		return -ENODEV;
+	ret = dump_check(nl, eid);
+	if (ret)
+		return ret;
 	nl->qdumps++;
 	for (i = 0; i < ARRAY_SIZE(queues); i++) {
 		if (eid != UBFAB_EID_ANY && queues[i].eid != eid)
@@ -409,10 +422,9 @@ int ubfab_jetty_dump(struct ubfab_nl *nl, uint32_t eid,
 	size_t i;
 	int ret;
 
-	if (old_module(nl))
-		return -EOPNOTSUPP;
-	if (eid != UBFAB_EID_ANY && eid >= entities(nl))
-		return -ENODEV;
+	ret = dump_check(nl, eid);
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(jetties); i++) {
 		if (eid != UBFAB_EID_ANY && jetties[i].eid != eid)
 			continue;
@@ -429,10 +441,9 @@ int ubfab_seg_dump(struct ubfab_nl *nl, uint32_t eid, ubfab_seg_cb cb,
 	size_t i;
 	int ret;
 
-	if (old_module(nl))
-		return -EOPNOTSUPP;
-	if (eid != UBFAB_EID_ANY && eid >= entities(nl))
-		return -ENODEV;
+	ret = dump_check(nl, eid);
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(segs); i++) {
 		if (eid != UBFAB_EID_ANY && segs[i].eid != eid)
 			continue;
