@@ -238,9 +238,13 @@ enum ubfab_model_run {
  * @runs: a run of these transfers back to back on one queue can be
  *	reserved at once (ubfab_model_run()): each ends its hold on the
  *	engine and every link before the next one gets there
+ * @free_below: one whose data leaves before this time may take its
+ *	engine and links the short way (ubfab_model_delay()): no time it
+ *	reserves passes 2^64 ps
  */
 struct ubfab_model_way {
 	struct ubfab_link *engine;
+	u64 free_below;
 	struct ubfab_model_hop hops[UBFAB_MODEL_HOPS];
 	u8 nr_hops;
 	u8 plane;
