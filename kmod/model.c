@@ -760,13 +760,15 @@ void ubfab_model_contend_alike(struct ubfab_model_clock *c,
 			       const struct ubfab_exec *ex, u64 before,
 			       unsigned int ahead)
 {
-	unsigned int k = 1;
+	const struct ubfab_exec *e = ex + 1, *end = e + ahead;
+	unsigned int k;
 
 	if (c->run_lone) {
 		c->run_lone--;
 	} else if (ahead && c->last_way.runs && !trace_ubfab_link_enabled()) {
-		while (k <= ahead && ubfab_model_alike(c, &ex[k]))
-			k++;
+		while (e < end && ubfab_model_alike(c, e))
+			e++;
+		k = e - ex;
 		if (k > 1 && ubfab_model_run(&c->last_way, &c->last_x, before,
 					     c->last_ps, k, ex->bytes)) {
 			c->run_left = k - 1;
