@@ -405,6 +405,33 @@ static struct ubfab_loc *ubfab_kunit_entity(struct kunit *test,
 	return &e->loc;
 }
 
+/*
+ * Nanoseconds of a time in picoseconds, rounded down, without a divide:
+ * the same as dividing, around each multiple of 1000 and at the ends.
+ */
+static void ubfab_kunit_ns(struct kunit *test)
+{
+	u64 ps = 1;
+	unsigned int i;
+	int d;
+
+	KUNIT_EXPECT_EQ(test, ubfab_model_ns(U64_MAX), U64_MAX / 1000);
+	KUNIT_EXPECT_EQ(test, ubfab_model_ns(U64_MAX - U64_MAX % 1000 - 1),
+			U64_MAX / 1000 - 1);
+	/*
+	 * 1, 3, 9, ... 3^40, 1000 times each (wrapping past 2^64: any value
+	 * will do), and their neighbours
+	 */
+	for (i = 0; i <= 40; i++, ps *= 3) {
+		for (d = -1; d <= 1; d++) {
+			KUNIT_EXPECT_EQ(test, ubfab_model_ns(ps + d),
+					div_u64(ps + d, 1000));
+			KUNIT_EXPECT_EQ(test, ubfab_model_ns(ps * 1000 + d),
+					div_u64(ps * 1000 + d, 1000));
+		}
+	}
+}
+
 /* The clock: entries in order, small messages priced from the last one. */
 static void ubfab_kunit_clock(struct kunit *test)
 {
@@ -784,6 +811,7 @@ static struct kunit_case ubfab_model_cases[] = {
 	KUNIT_CASE(ubfab_kunit_faults),
 	KUNIT_CASE(ubfab_kunit_local),
 	KUNIT_CASE(ubfab_kunit_largest),
+	KUNIT_CASE(ubfab_kunit_ns),
 	KUNIT_CASE(ubfab_kunit_clock),
 	KUNIT_CASE(ubfab_kunit_contention),
 	KUNIT_CASE(ubfab_kunit_engines),
