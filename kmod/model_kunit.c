@@ -667,9 +667,10 @@ enum { UBFAB_KUNIT_ANEW, UBFAB_KUNIT_ALIKE, UBFAB_KUNIT_BURST, UBFAB_KUNIT_WAYS 
  * (ubfab_model_charge_new(), the links found again: the reference), one
  * by one alike the last (the queue's way remembered: its engine and links
  * taken the short way while they are free, ubfab_model_delay()), and as a
- * burst (runs reserved at once); expect the same ends, and in the burst,
- * after the first, the rest left to the run (run_left) when @runs, else
- * contending one by one (run_lone).
+ * burst (runs reserved at once); expect the same model_ns for each and
+ * the same clocks, and in the burst, after the first, the rest
+ * left to the run (run_left) when @runs, else contending one by one
+ * (run_lone).
  */
 static void ubfab_kunit_run(struct kunit *test,
 			    struct ubfab_loc *n[UBFAB_KUNIT_WAYS][5],
@@ -692,8 +693,10 @@ static void ubfab_kunit_run(struct kunit *test,
 		}
 	}
 	for (i = 0; i < 8; i++) {
-		ubfab_model_charge_new(&c[UBFAB_KUNIT_ANEW],
-				       n[UBFAB_KUNIT_ANEW][from], &x[i]);
+		/* nothing to price it like: ubfab_model_charge_new() */
+		c[UBFAB_KUNIT_ANEW].last_bytes = U32_MAX;
+		ubfab_model_charge(&c[UBFAB_KUNIT_ANEW],
+				   n[UBFAB_KUNIT_ANEW][from], &x[i]);
 		ubfab_model_charge(&c[UBFAB_KUNIT_ALIKE],
 				   n[UBFAB_KUNIT_ALIKE][from], &x[8 + i]);
 		__ubfab_model_charge(&c[UBFAB_KUNIT_BURST],
@@ -701,14 +704,19 @@ static void ubfab_kunit_run(struct kunit *test,
 				     false, 7 - i);
 		KUNIT_EXPECT_EQ(test, c[UBFAB_KUNIT_ANEW].now_ps,
 				c[UBFAB_KUNIT_ALIKE].now_ps);
-		KUNIT_EXPECT_EQ(test, c[UBFAB_KUNIT_ANEW].now_ps,
-				c[UBFAB_KUNIT_BURST].now_ps);
+		KUNIT_EXPECT_NE(test, x[i].model_ns, 0);
+		KUNIT_EXPECT_EQ(test, x[i].model_ns, x[8 + i].model_ns);
+		KUNIT_EXPECT_EQ(test, x[i].model_ns, x[16 + i].model_ns);
 		if (i == 1)
 			KUNIT_EXPECT_EQ_MSG(test,
 					    runs ? c[UBFAB_KUNIT_BURST].run_left :
 					    c[UBFAB_KUNIT_BURST].run_lone, 6,
 					    "%u to %u", from, to);
 	}
+	KUNIT_EXPECT_EQ(test, c[UBFAB_KUNIT_ANEW].now_ps,
+			c[UBFAB_KUNIT_BURST].now_ps);
+	KUNIT_EXPECT_EQ(test, c[UBFAB_KUNIT_ANEW].entries, 8);
+	KUNIT_EXPECT_EQ(test, c[UBFAB_KUNIT_BURST].entries, 8);
 }
 
 /*
