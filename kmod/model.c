@@ -744,7 +744,8 @@ static bool ubfab_model_run(const struct ubfab_model_way *w,
  * @c: its queue's clock, already moved on by its cost alone
  * @self: where the queue's entity sits: an entity's place
  * @ex: the transfer, which @ahead entries of its burst, already run,
- *	follow
+ *	follow (all to its peer, each having moved its length:
+ *	ubfab_model_key())
  * @before: the clock before it
  * @ahead: see @ex
  *
@@ -762,11 +763,14 @@ void ubfab_model_contend_alike(struct ubfab_model_clock *c,
 {
 	const struct ubfab_exec *e = ex + 1, *end = e + ahead;
 	unsigned int k;
+	u64 key;
 
 	if (c->run_lone) {
 		c->run_lone--;
 	} else if (ahead && c->last_way.runs && !trace_ubfab_link_enabled()) {
-		while (e < end && ubfab_model_alike(c, e))
+		/* @ex is alike the last, and so is each after it of the same key */
+		key = ubfab_model_key(&ex->sqe);
+		while (e < end && ubfab_model_key(&e->sqe) == key)
 			e++;
 		k = e - ex;
 		if (k > 1 && ubfab_model_run(&c->last_way, &c->last_x, before,

@@ -492,6 +492,22 @@ static __always_inline u16 ubfab_model_kind(const struct ubfab_sqe *sqe)
 }
 
 /*
+ * An entry's opcode, class and length as one value: the first 8 bytes of
+ * the entry, read at once, the other flags and __reserved masked. Of the
+ * entries of a burst, which all cross to one peer and each move their
+ * length (ubfab_xfer_fast_run()), one is alike another when this is.
+ */
+static __always_inline u64 ubfab_model_key(const struct ubfab_sqe *sqe)
+{
+	u64 v;
+
+	static_assert(offsetof(struct ubfab_sqe, length) == 4);
+	memcpy(&v, sqe, sizeof(v));
+	return v & (__force u64)cpu_to_le64(0xff | UBFAB_SQE_MEMSEM << 8 |
+					    (u64)U32_MAX << 32);
+}
+
+/*
  * Whether @ex is like the last transfer @c remembers: its peer (so it
  * crossed a link), its length (one chunk: one plane; never U32_MAX) and
  * its kind.

@@ -668,15 +668,15 @@ enum { UBFAB_KUNIT_ANEW, UBFAB_KUNIT_ALIKE, UBFAB_KUNIT_BURST, UBFAB_KUNIT_WAYS 
  * by one alike the last (the queue's way remembered: its engine and links
  * taken the short way while they are free, ubfab_model_delay()), and as a
  * burst (runs reserved at once); expect the same model_ns for each and
- * the same clocks, and in the burst, after the first, the rest
- * left to the run (run_left) when @runs, else contending one by one
- * (run_lone).
+ * the same clocks, and in the burst, after the first, the rest up to
+ * entry @odd, which moves twice the bytes (none if 0), left to the run
+ * (run_left) when @runs, else contending one by one (run_lone).
  */
 static void ubfab_kunit_run(struct kunit *test,
 			    struct ubfab_loc *n[UBFAB_KUNIT_WAYS][5],
 			    unsigned int from, unsigned int to,
 			    const struct ubfab_exec *ex, u32 qid, u64 now,
-			    bool runs)
+			    bool runs, unsigned int odd)
 {
 	struct ubfab_exec *x = kunit_kcalloc(test, UBFAB_KUNIT_WAYS * 8,
 					     sizeof(*x), GFP_KERNEL);
@@ -690,6 +690,11 @@ static void ubfab_kunit_run(struct kunit *test,
 		for (i = 0; i < 8; i++) {
 			x[w * 8 + i] = *ex;
 			x[w * 8 + i].peer = n[w][to];
+		}
+		/* not alike: the run ends before it */
+		if (odd) {
+			x[w * 8 + odd].bytes *= 2;
+			x[w * 8 + odd].sqe.length = x[w * 8 + odd].bytes;
 		}
 	}
 	for (i = 0; i < 8; i++) {
@@ -710,8 +715,9 @@ static void ubfab_kunit_run(struct kunit *test,
 		if (i == 1)
 			KUNIT_EXPECT_EQ_MSG(test,
 					    runs ? c[UBFAB_KUNIT_BURST].run_left :
-					    c[UBFAB_KUNIT_BURST].run_lone, 6,
-					    "%u to %u", from, to);
+					    c[UBFAB_KUNIT_BURST].run_lone,
+					    odd ? odd - 2 : 6, "%u to %u",
+					    from, to);
 	}
 	KUNIT_EXPECT_EQ(test, c[UBFAB_KUNIT_ANEW].now_ps,
 			c[UBFAB_KUNIT_BURST].now_ps);
@@ -747,14 +753,14 @@ static void ubfab_kunit_runs(struct kunit *test)
 					     ubfab_kunit_npu(1, 0, 0));
 	}
 
-	ubfab_kunit_run(test, n, 0, 1, &ex, 0, 0, true);
+	ubfab_kunit_run(test, n, 0, 1, &ex, 0, 0, true, 0);
 	ex.plane_mask = 2;
-	ubfab_kunit_run(test, n, 0, 4, &ex, 1, 0, true);
+	ubfab_kunit_run(test, n, 0, 4, &ex, 1, 0, true, 0);
 	ex.sqe.opcode = UBFAB_OP_READ;
-	ubfab_kunit_run(test, n, 2, 0, &ex, 0, SZ_1G, true);
+	ubfab_kunit_run(test, n, 2, 0, &ex, 0, SZ_1G, true, 0);
 	/* n0's port into plane 1 is held later in modeled time: passed */
 	ex.sqe.opcode = UBFAB_OP_WRITE;
-	ubfab_kunit_run(test, n, 0, 3, &ex, 2, 0, true);
+	ubfab_kunit_run(test, n, 0, 3, &ex, 2, 0, true, 0);
 	/*
 	 * 1 MiB into n1 over plane 0 holds its port from a time between the
 	 * second and the third of a run from n2: the run would wait
@@ -767,7 +773,7 @@ static void ubfab_kunit_runs(struct kunit *test)
 		ubfab_kunit_charge_q(n[w][3], n[w][1], &ex,
 				     SZ_1G + cost * 3 / 2, 0);
 	ex.bytes = 64;
-	ubfab_kunit_run(test, n, 2, 1, &ex, 1, SZ_1G, false);
+	ubfab_kunit_run(test, n, 2, 1, &ex, 1, SZ_1G, false, 0);
 	/*
 	 * to another node, 1 MiB from n1 taking the second link on the way,
 	 * the L1's uplink, between the second and the third: their engine
@@ -782,7 +788,11 @@ static void ubfab_kunit_runs(struct kunit *test)
 		ubfab_kunit_charge_q(n[w][1], n[w][4], &ex,
 				     2ULL * SZ_1G + cost * 3 / 2, 0);
 	ex.bytes = 64;
-	ubfab_kunit_run(test, n, 0, 4, &ex, 3, 2ULL * SZ_1G, false);
+	ubfab_kunit_run(test, n, 0, 4, &ex, 3, 2ULL * SZ_1G, false, 0);
+
+	/* a burst of alike transfers but the sixth: a run of four */
+	ex.plane_mask = 1;
+	ubfab_kunit_run(test, n, 0, 1, &ex, 0, 3ULL * SZ_1G, true, 5);
 
 	for (w = 1; w < UBFAB_KUNIT_WAYS; w++) {
 		for (i = 0; i < 5; i++) {
@@ -805,9 +815,13 @@ static void ubfab_kunit_runs(struct kunit *test)
 						      &fab[0]->planes[i].links[j],
 						      &fab[w]->planes[i].links[j]);
 	}
-	/* and they did hold links: n0's port into plane 0 carried 8 */
+	/*
+	 * and they did hold links: n0's port into plane 0 carried the first
+	 * 8 and the last burst's 7 of 64 bytes and one of 128
+	 */
 	e = container_of(n[0][0], struct ubfab_entity, loc);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&e->ports[0].tx.bytes), 8 * 64);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&e->ports[0].tx.bytes),
+			15 * 64 + 128);
 }
 
 static struct kunit_case ubfab_model_cases[] = {
