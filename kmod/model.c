@@ -377,6 +377,23 @@ ubfab_model_take(struct ubfab_link *l, u64 t, u64 dur, u32 bytes, bool dry,
 	return s;
 }
 
+/*
+ * Reserve @dur of link @l from @t when @t is after its busy period's end:
+ * what ubfab_model_reserve() does then (no wait, a new period), without
+ * its other cases. Return: false, reserving nothing, when it is not, or
+ * when another transfer moved the end meanwhile.
+ */
+static __always_inline bool ubfab_model_free(struct ubfab_link *l, u64 t,
+					     u64 dur)
+{
+	u64 end = READ_ONCE(l->end_ps);
+
+	if (t <= end || !try_cmpxchg64(&l->end_ps, &end, t + dur))
+		return false;
+	WRITE_ONCE(l->since_ps, t);
+	return true;
+}
+
 /* Make @l idle; its counters stay, its end going to its base. */
 static void ubfab_model_link_idle(struct ubfab_link *l)
 {
@@ -566,17 +583,41 @@ static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 					      struct ubfab_entity, loc);
 	u64 t0 = ubfab_model_sum(before, x->off_ps), arrive, idle, s;
 	const struct ubfab_entity *ini = a;
+	const struct ubfab_model_hop *h;
+	unsigned int i = 0;
 	bool held;
 
-	/* the engine's use is not counted: @held unused */
-	s = ubfab_model_reserve(w ? w->engine : &a->engines[x->engine], t0,
-				x->hold_ps, dry, &held);
+	/*
+	 * The way of a transfer alike: while the engine and each link are
+	 * free when it gets there, as the queue's own last transfer usually
+	 * left them, each is held from then (what ubfab_model_take() does
+	 * then, in fewer steps); from the first that is not, as below.
+	 */
+	if (w && !dry && t0 < w->free_below && !trace_ubfab_link_enabled() &&
+	    ubfab_model_free(w->engine, t0, x->hold_ps)) {
+		for (; i < w->nr_hops; i++) {
+			h = &w->hops[i];
+			if (!ubfab_model_free(h->link, t0 + h->at_ps,
+					      x->dur_ps))
+				break;
+			atomic64_add(ex->bytes, &h->link->bytes);
+			atomic64_add(x->dur_ps, &h->link->busy_ps);
+		}
+		if (i == w->nr_hops)
+			return 0;
+		s = t0;
+	} else {
+		/* the engine's use is not counted: @held unused */
+		s = ubfab_model_reserve(w ? w->engine :
+					    &a->engines[x->engine],
+					t0, x->hold_ps, dry, &held);
+	}
 	idle = ubfab_model_sum(t0, ubfab_model_sum(x->lat_ps,
 						   max(x->dur_ps, x->eng_ps)));
 	if (w) {
-		arrive = ubfab_model_cross(ini, ex, w->hops, w->nr_hops,
-					   w->plane, s, x->dur_ps, ex->bytes,
-					   dry);
+		arrive = ubfab_model_cross(ini, ex, w->hops + i,
+					   w->nr_hops - i, w->plane, s,
+					   x->dur_ps, ex->bytes, dry);
 	} else {
 		if (ex->sqe.opcode == UBFAB_OP_READ)
 			swap(a, b);
@@ -659,10 +700,10 @@ static bool ubfab_model_run(const struct ubfab_model_way *w,
 			    const struct ubfab_model_xfer *x, u64 before,
 			    u64 cost, unsigned int k, u32 bytes)
 {
-	enum ubfab_model_run look[UBFAB_MODEL_HOPS], eng;
 	const struct ubfab_model_hop *h;
+	enum ubfab_model_run look;
+	unsigned int i, held = 0;
 	u64 t0, span, last;
-	unsigned int i;
 
 	if (check_add_overflow(before, x->off_ps, &t0) ||
 	    check_mul_overflow((u64)k - 1, cost, &span) ||
@@ -670,23 +711,26 @@ static bool ubfab_model_run(const struct ubfab_model_way *w,
 	    check_add_overflow(last, x->lat_ps + x->dur_ps + x->hold_ps,
 			       &last))
 		return false;
-	eng = ubfab_model_run_look(w->engine, t0, t0 + span);
-	if (eng == UBFAB_MODEL_RUN_WAIT)
+	/* bit i: hop i held, bit UBFAB_MODEL_HOPS: the engine */
+	look = ubfab_model_run_look(w->engine, t0, t0 + span);
+	if (look == UBFAB_MODEL_RUN_WAIT)
 		return false;
+	held |= (look == UBFAB_MODEL_RUN_HOLD) << UBFAB_MODEL_HOPS;
 	for (i = 0; i < w->nr_hops; i++) {
 		h = &w->hops[i];
-		look[i] = ubfab_model_run_look(h->link, t0 + h->at_ps,
-					       t0 + h->at_ps + span);
-		if (look[i] == UBFAB_MODEL_RUN_WAIT)
+		look = ubfab_model_run_look(h->link, t0 + h->at_ps,
+					    t0 + h->at_ps + span);
+		if (look == UBFAB_MODEL_RUN_WAIT)
 			return false;
+		held |= (look == UBFAB_MODEL_RUN_HOLD) << i;
 	}
 	/* the engine's use is not counted */
-	if (eng == UBFAB_MODEL_RUN_HOLD)
+	if (held & BIT(UBFAB_MODEL_HOPS))
 		ubfab_model_hold(w->engine, t0 + span, x->hold_ps);
 	for (i = 0; i < w->nr_hops; i++) {
-		h = &w->hops[i];
-		if (look[i] == UBFAB_MODEL_RUN_PASS)
+		if (!(held & BIT(i)))
 			continue;
+		h = &w->hops[i];
 		ubfab_model_hold(h->link, t0 + span + h->at_ps, x->dur_ps);
 		atomic64_add((u64)k * bytes, &h->link->bytes);
 		atomic64_add(k * x->dur_ps, &h->link->busy_ps);
@@ -700,15 +744,16 @@ static bool ubfab_model_run(const struct ubfab_model_way *w,
  * @c: its queue's clock, already moved on by its cost alone
  * @self: where the queue's entity sits: an entity's place
  * @ex: the transfer, which @ahead entries of its burst, already run,
- *	follow
+ *	follow (all to its peer, each having moved its length:
+ *	ubfab_model_key())
  * @before: the clock before it
  * @ahead: see @ex
  *
  * With the entries alike that follow it in its burst, a run, it reserves
  * at once what they hold (ubfab_model_run()) when none of them would
  * wait, and leaves them in @c->run_left, which they are charged against;
- * otherwise each of them contends alone (@c->run_lone). Not with tracepoint ubfab_link on, whose
- * events come transfer by transfer.
+ * otherwise each of them contends alone (@c->run_lone). Not with
+ * tracepoint ubfab_link on, whose events come transfer by transfer.
  * Context: the queue's run_lock held.
  */
 void ubfab_model_contend_alike(struct ubfab_model_clock *c,
@@ -716,13 +761,18 @@ void ubfab_model_contend_alike(struct ubfab_model_clock *c,
 			       const struct ubfab_exec *ex, u64 before,
 			       unsigned int ahead)
 {
-	unsigned int k = 1;
+	const struct ubfab_exec *e = ex + 1, *end = e + ahead;
+	unsigned int k;
+	u64 key;
 
 	if (c->run_lone) {
 		c->run_lone--;
 	} else if (ahead && c->last_way.runs && !trace_ubfab_link_enabled()) {
-		while (k <= ahead && ubfab_model_alike(c, &ex[k]))
-			k++;
+		/* @ex is alike the last, and so is each after it of the same key */
+		key = ubfab_model_key(&ex->sqe);
+		while (e < end && ubfab_model_key(&e->sqe) == key)
+			e++;
+		k = e - ex;
 		if (k > 1 && ubfab_model_run(&c->last_way, &c->last_x, before,
 					     c->last_ps, k, ex->bytes)) {
 			c->run_left = k - 1;
@@ -755,6 +805,8 @@ static void ubfab_model_way(const struct ubfab_loc *self,
 	w->plane = __ffs(ex->plane_mask);
 	w->nr_hops = ubfab_model_hops(a, b, w->plane, x->lat_ps, w->hops);
 	w->runs = cost > max(x->hold_ps, x->dur_ps);
+	w->free_below = U64_MAX - ubfab_model_sum(x->lat_ps,
+						  max(x->hold_ps, x->dur_ps));
 }
 
 /**

@@ -238,9 +238,13 @@ enum ubfab_model_run {
  * @runs: a run of these transfers back to back on one queue can be
  *	reserved at once (ubfab_model_run()): each ends its hold on the
  *	engine and every link before the next one gets there
+ * @free_below: one whose data leaves before this time may take its
+ *	engine and links the short way (ubfab_model_delay()): no time it
+ *	reserves passes 2^64 ps
  */
 struct ubfab_model_way {
 	struct ubfab_link *engine;
+	u64 free_below;
 	struct ubfab_model_hop hops[UBFAB_MODEL_HOPS];
 	u8 nr_hops;
 	u8 plane;
@@ -431,10 +435,19 @@ u64 ubfab_model_stamp(struct ubfab_entity *owner, u64 addr);
 void ubfab_model_forget(struct ubfab_entity *owner, u64 addr, u64 len);
 long ubfab_model_stamp_ioctl(struct ubfab_queue *q, void __user *uarg);
 
-/* Whole nanoseconds of @ps, rounded down. */
+/*
+ * Whole nanoseconds of @ps, rounded down: @ps / 1000 as compilers write
+ * it, (@ps / 8) times 2^68 / 125 rounded up, the high bits of the
+ * product; exact for every u64. Written out because a compiler may
+ * divide on a path it takes for cold (gcc 12 did, in the engine's charge
+ * of an entry priced like the last, for 6.12 but not 6.1), and under
+ * QEMU TCG a divide is a call into the emulator: the model then cost
+ * twice the time on one kernel of what it did on the other.
+ */
 static inline u64 ubfab_model_ns(u64 ps)
 {
-	return div_u64(ps, UBFAB_MODEL_PS_PER_NS);
+	static_assert(UBFAB_MODEL_PS_PER_NS == 1000);
+	return mul_u64_u64_shr(ps >> 3, 0x20c49ba5e353f7cfULL, 68);
 }
 
 /*
@@ -476,6 +489,22 @@ static __always_inline u16 ubfab_model_kind(const struct ubfab_sqe *sqe)
 		      offsetof(struct ubfab_sqe, flags) == 1);
 	memcpy(&v, sqe, sizeof(v));
 	return v & (__force u16)cpu_to_le16(0xff | UBFAB_SQE_MEMSEM << 8);
+}
+
+/*
+ * An entry's opcode, class and length as one value: the first 8 bytes of
+ * the entry, read at once, the other flags and __reserved masked. Of the
+ * entries of a burst, which all cross to one peer and each move their
+ * length (ubfab_xfer_fast_run()), one is alike another when this is.
+ */
+static __always_inline u64 ubfab_model_key(const struct ubfab_sqe *sqe)
+{
+	u64 v;
+
+	static_assert(offsetof(struct ubfab_sqe, length) == 4);
+	memcpy(&v, sqe, sizeof(v));
+	return v & (__force u64)cpu_to_le64(0xff | UBFAB_SQE_MEMSEM << 8 |
+					    (u64)U32_MAX << 32);
 }
 
 /*

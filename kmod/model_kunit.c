@@ -405,6 +405,33 @@ static struct ubfab_loc *ubfab_kunit_entity(struct kunit *test,
 	return &e->loc;
 }
 
+/*
+ * Nanoseconds of a time in picoseconds, rounded down, without a divide:
+ * the same as dividing, around each multiple of 1000 and at the ends.
+ */
+static void ubfab_kunit_ns(struct kunit *test)
+{
+	u64 ps = 1;
+	unsigned int i;
+	int d;
+
+	KUNIT_EXPECT_EQ(test, ubfab_model_ns(U64_MAX), U64_MAX / 1000);
+	KUNIT_EXPECT_EQ(test, ubfab_model_ns(U64_MAX - U64_MAX % 1000 - 1),
+			U64_MAX / 1000 - 1);
+	/*
+	 * 1, 3, 9, ... 3^40, 1000 times each (wrapping past 2^64: any value
+	 * will do), and their neighbours
+	 */
+	for (i = 0; i <= 40; i++, ps *= 3) {
+		for (d = -1; d <= 1; d++) {
+			KUNIT_EXPECT_EQ(test, ubfab_model_ns(ps + d),
+					div_u64(ps + d, 1000));
+			KUNIT_EXPECT_EQ(test, ubfab_model_ns(ps * 1000 + d),
+					div_u64(ps * 1000 + d, 1000));
+		}
+	}
+}
+
 /* The clock: entries in order, small messages priced from the last one. */
 static void ubfab_kunit_clock(struct kunit *test)
 {
@@ -631,115 +658,170 @@ static void ubfab_kunit_same_link(struct kunit *test,
 			atomic64_read(&b->bytes));
 }
 
+/* Fabrics ubfab_kunit_runs() charges the same transfers in, three ways. */
+enum { UBFAB_KUNIT_ANEW, UBFAB_KUNIT_ALIKE, UBFAB_KUNIT_BURST, UBFAB_KUNIT_WAYS };
+
 /*
  * Charge 8 copies of @ex from entity @from to @to on a clock of queue
- * @qid at @now: one by one in fabric @one (entities @a), as a burst
- * (runs reserved at once) in fabric @two (entities @b, alike), and expect
- * the same ends; and after the first, the rest left to the run
+ * @qid at @now, in each fabric of @n (entities @n[way]): each priced anew
+ * (ubfab_model_charge_new(), the links found again: the reference), one
+ * by one alike the last (the queue's way remembered: its engine and links
+ * taken the short way while they are free, ubfab_model_delay()), and as a
+ * burst (runs reserved at once); expect the same model_ns for each and
+ * the same clocks, and in the burst, after the first, the rest up to
+ * entry @odd, which moves twice the bytes (none if 0), left to the run
  * (run_left) when @runs, else contending one by one (run_lone).
  */
-static void ubfab_kunit_run(struct kunit *test, struct ubfab_loc **a,
-			    struct ubfab_loc **b, unsigned int from,
-			    unsigned int to, const struct ubfab_exec *ex,
-			    u32 qid, u64 now, bool runs)
+static void ubfab_kunit_run(struct kunit *test,
+			    struct ubfab_loc *n[UBFAB_KUNIT_WAYS][5],
+			    unsigned int from, unsigned int to,
+			    const struct ubfab_exec *ex, u32 qid, u64 now,
+			    bool runs, unsigned int odd)
 {
-	struct ubfab_exec *x = kunit_kcalloc(test, 16, sizeof(*x), GFP_KERNEL);
-	struct ubfab_exec *y = x + 8;
-	struct ubfab_model_clock c = {}, d = {};
-	unsigned int i;
+	struct ubfab_exec *x = kunit_kcalloc(test, UBFAB_KUNIT_WAYS * 8,
+					     sizeof(*x), GFP_KERNEL);
+	struct ubfab_model_clock c[UBFAB_KUNIT_WAYS] = {};
+	unsigned int i, w;
 
 	KUNIT_ASSERT_NOT_NULL(test, x);
-	ubfab_model_clock_init(&c, 0, qid);
-	ubfab_model_clock_init(&d, 0, qid);
-	c.now_ps = now;
-	d.now_ps = now;
-	for (i = 0; i < 8; i++) {
-		x[i] = *ex;
-		x[i].peer = a[to];
-		y[i] = *ex;
-		y[i].peer = b[to];
+	for (w = 0; w < UBFAB_KUNIT_WAYS; w++) {
+		ubfab_model_clock_init(&c[w], 0, qid);
+		c[w].now_ps = now;
+		for (i = 0; i < 8; i++) {
+			x[w * 8 + i] = *ex;
+			x[w * 8 + i].peer = n[w][to];
+		}
+		/* not alike: the run ends before it */
+		if (odd) {
+			x[w * 8 + odd].bytes *= 2;
+			x[w * 8 + odd].sqe.length = x[w * 8 + odd].bytes;
+		}
 	}
 	for (i = 0; i < 8; i++) {
-		ubfab_model_charge(&c, a[from], &x[i]);
-		__ubfab_model_charge(&d, b[from], &y[i], false, 7 - i);
-		KUNIT_EXPECT_EQ(test, c.now_ps, d.now_ps);
+		/* nothing to price it like: ubfab_model_charge_new() */
+		c[UBFAB_KUNIT_ANEW].last_bytes = U32_MAX;
+		ubfab_model_charge(&c[UBFAB_KUNIT_ANEW],
+				   n[UBFAB_KUNIT_ANEW][from], &x[i]);
+		ubfab_model_charge(&c[UBFAB_KUNIT_ALIKE],
+				   n[UBFAB_KUNIT_ALIKE][from], &x[8 + i]);
+		__ubfab_model_charge(&c[UBFAB_KUNIT_BURST],
+				     n[UBFAB_KUNIT_BURST][from], &x[16 + i],
+				     false, 7 - i);
+		KUNIT_EXPECT_EQ(test, c[UBFAB_KUNIT_ANEW].now_ps,
+				c[UBFAB_KUNIT_ALIKE].now_ps);
+		KUNIT_EXPECT_NE(test, x[i].model_ns, 0);
+		KUNIT_EXPECT_EQ(test, x[i].model_ns, x[8 + i].model_ns);
+		KUNIT_EXPECT_EQ(test, x[i].model_ns, x[16 + i].model_ns);
 		if (i == 1)
-			KUNIT_EXPECT_EQ_MSG(test, runs ? d.run_left :
-					    d.run_lone, 6, "%u to %u", from,
-					    to);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    runs ? c[UBFAB_KUNIT_BURST].run_left :
+					    c[UBFAB_KUNIT_BURST].run_lone,
+					    odd ? odd - 2 : 6, "%u to %u",
+					    from, to);
 	}
+	KUNIT_EXPECT_EQ(test, c[UBFAB_KUNIT_ANEW].now_ps,
+			c[UBFAB_KUNIT_BURST].now_ps);
+	KUNIT_EXPECT_EQ(test, c[UBFAB_KUNIT_ANEW].entries, 8);
+	KUNIT_EXPECT_EQ(test, c[UBFAB_KUNIT_BURST].entries, 8);
 }
 
 /*
  * A burst's runs of small transfers alike, their engine and links
- * reserved at once, end as they would one by one and leave every engine
- * and link as it would: on idle links within a node and to another, for
- * a READ, passing by work later in modeled time, and, when the first
- * would wait, one by one.
+ * reserved at once, and transfers alike one by one, taking them the
+ * short way, end as each priced anew would and leave every engine and
+ * link as it would: on idle links within a node and to another, for a
+ * READ, passing by work later in modeled time, and, when the first would
+ * wait, one by one.
  */
 static void ubfab_kunit_runs(struct kunit *test)
 {
-	struct ubfab_fabric *one = ubfab_kunit_fabric(test);
-	struct ubfab_fabric *two = ubfab_kunit_fabric(test);
+	struct ubfab_fabric *fab[UBFAB_KUNIT_WAYS];
 	struct ubfab_exec ex = {
 		.sqe.opcode = UBFAB_OP_WRITE, .plane_mask = 1, .bytes = 64,
 	};
-	struct ubfab_loc *a[5], *b[5];
+	struct ubfab_loc *n[UBFAB_KUNIT_WAYS][5];
 	struct ubfab_entity *e, *f;
-	unsigned int i, j;
+	unsigned int i, j, w;
 	u64 cost;
 
-	for (i = 0; i < 4; i++) {
-		a[i] = ubfab_kunit_entity(test, one, i,
-					  ubfab_kunit_npu(0, i, 0));
-		b[i] = ubfab_kunit_entity(test, two, i,
-					  ubfab_kunit_npu(0, i, 0));
+	for (w = 0; w < UBFAB_KUNIT_WAYS; w++) {
+		fab[w] = ubfab_kunit_fabric(test);
+		for (i = 0; i < 4; i++)
+			n[w][i] = ubfab_kunit_entity(test, fab[w], i,
+						     ubfab_kunit_npu(0, i, 0));
+		n[w][4] = ubfab_kunit_entity(test, fab[w], 4,
+					     ubfab_kunit_npu(1, 0, 0));
 	}
-	a[4] = ubfab_kunit_entity(test, one, 4, ubfab_kunit_npu(1, 0, 0));
-	b[4] = ubfab_kunit_entity(test, two, 4, ubfab_kunit_npu(1, 0, 0));
 
-	ubfab_kunit_run(test, a, b, 0, 1, &ex, 0, 0, true);
+	ubfab_kunit_run(test, n, 0, 1, &ex, 0, 0, true, 0);
 	ex.plane_mask = 2;
-	ubfab_kunit_run(test, a, b, 0, 4, &ex, 1, 0, true);
+	ubfab_kunit_run(test, n, 0, 4, &ex, 1, 0, true, 0);
 	ex.sqe.opcode = UBFAB_OP_READ;
-	ubfab_kunit_run(test, a, b, 2, 0, &ex, 0, SZ_1G, true);
+	ubfab_kunit_run(test, n, 2, 0, &ex, 0, SZ_1G, true, 0);
 	/* n0's port into plane 1 is held later in modeled time: passed */
 	ex.sqe.opcode = UBFAB_OP_WRITE;
-	ubfab_kunit_run(test, a, b, 0, 3, &ex, 2, 0, true);
+	ubfab_kunit_run(test, n, 0, 3, &ex, 2, 0, true, 0);
 	/*
 	 * 1 MiB into n1 over plane 0 holds its port from a time between the
 	 * second and the third of a run from n2: the run would wait
 	 */
 	ex.plane_mask = 1;
-	ex.peer = a[1];
-	cost = ubfab_model_cost_ps(p, a[2], &ex, NULL);
+	ex.peer = n[0][1];
+	cost = ubfab_model_cost_ps(p, n[0][2], &ex, NULL);
 	ex.bytes = SZ_1M;
-	ubfab_kunit_charge_q(a[3], a[1], &ex, SZ_1G + cost * 3 / 2, 0);
-	ex.peer = b[1];
-	ubfab_kunit_charge_q(b[3], b[1], &ex, SZ_1G + cost * 3 / 2, 0);
+	for (w = 0; w < UBFAB_KUNIT_WAYS; w++)
+		ubfab_kunit_charge_q(n[w][3], n[w][1], &ex,
+				     SZ_1G + cost * 3 / 2, 0);
 	ex.bytes = 64;
-	ubfab_kunit_run(test, a, b, 2, 1, &ex, 1, SZ_1G, false);
+	ubfab_kunit_run(test, n, 2, 1, &ex, 1, SZ_1G, false, 0);
+	/*
+	 * to another node, 1 MiB from n1 taking the second link on the way,
+	 * the L1's uplink, between the second and the third: their engine
+	 * and port out are free, the uplink is not (the short way stops
+	 * there)
+	 */
+	ex.plane_mask = 4;
+	ex.peer = n[0][4];
+	cost = ubfab_model_cost_ps(p, n[0][0], &ex, NULL);
+	ex.bytes = SZ_1M;
+	for (w = 0; w < UBFAB_KUNIT_WAYS; w++)
+		ubfab_kunit_charge_q(n[w][1], n[w][4], &ex,
+				     2ULL * SZ_1G + cost * 3 / 2, 0);
+	ex.bytes = 64;
+	ubfab_kunit_run(test, n, 0, 4, &ex, 3, 2ULL * SZ_1G, false, 0);
 
-	for (i = 0; i < 5; i++) {
-		e = container_of(a[i], struct ubfab_entity, loc);
-		f = container_of(b[i], struct ubfab_entity, loc);
-		for (j = 0; j < UBFAB_MODEL_ENGINES; j++)
-			ubfab_kunit_same_link(test, &e->engines[j],
-					      &f->engines[j]);
-		for (j = 0; j < 7; j++) {
-			ubfab_kunit_same_link(test, &e->ports[j].tx,
-					      &f->ports[j].tx);
-			ubfab_kunit_same_link(test, &e->ports[j].rx,
-					      &f->ports[j].rx);
+	/* a burst of alike transfers but the sixth: a run of four */
+	ex.plane_mask = 1;
+	ubfab_kunit_run(test, n, 0, 1, &ex, 0, 3ULL * SZ_1G, true, 5);
+
+	for (w = 1; w < UBFAB_KUNIT_WAYS; w++) {
+		for (i = 0; i < 5; i++) {
+			e = container_of(n[0][i], struct ubfab_entity, loc);
+			f = container_of(n[w][i], struct ubfab_entity, loc);
+			for (j = 0; j < UBFAB_MODEL_ENGINES; j++)
+				ubfab_kunit_same_link(test, &e->engines[j],
+						      &f->engines[j]);
+			for (j = 0; j < 7; j++) {
+				ubfab_kunit_same_link(test, &e->ports[j].tx,
+						      &f->ports[j].tx);
+				ubfab_kunit_same_link(test, &e->ports[j].rx,
+						      &f->ports[j].rx);
+			}
 		}
+		for (i = 0; i < 7; i++)
+			for (j = 0; j < ubfab_plane_nr_links(&fab[0]->planes[i]);
+			     j++)
+				ubfab_kunit_same_link(test,
+						      &fab[0]->planes[i].links[j],
+						      &fab[w]->planes[i].links[j]);
 	}
-	for (i = 0; i < 7; i++)
-		for (j = 0; j < 4; j++)
-			ubfab_kunit_same_link(test, &one->planes[i].links[j],
-					      &two->planes[i].links[j]);
-	/* and they did hold links: n0's port into plane 0 carried 8 */
-	e = container_of(a[0], struct ubfab_entity, loc);
-	KUNIT_EXPECT_EQ(test, atomic64_read(&e->ports[0].tx.bytes), 8 * 64);
+	/*
+	 * and they did hold links: n0's port into plane 0 carried the first
+	 * 8 and the last burst's 7 of 64 bytes and one of 128
+	 */
+	e = container_of(n[0][0], struct ubfab_entity, loc);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&e->ports[0].tx.bytes),
+			15 * 64 + 128);
 }
 
 static struct kunit_case ubfab_model_cases[] = {
@@ -751,6 +833,7 @@ static struct kunit_case ubfab_model_cases[] = {
 	KUNIT_CASE(ubfab_kunit_faults),
 	KUNIT_CASE(ubfab_kunit_local),
 	KUNIT_CASE(ubfab_kunit_largest),
+	KUNIT_CASE(ubfab_kunit_ns),
 	KUNIT_CASE(ubfab_kunit_clock),
 	KUNIT_CASE(ubfab_kunit_contention),
 	KUNIT_CASE(ubfab_kunit_engines),
