@@ -68,6 +68,7 @@ static int make_heap(struct shm_state *s, struct shm_peer *rec)
 {
 	struct ubfab_queue_attr qa = UBFAB_QUEUE_ATTR_INIT;
 	struct ubfab_entity_info ent;
+	const char *timing;
 	struct ubfab_nl *nl;
 	void *addr;
 	int err;
@@ -109,6 +110,9 @@ static int make_heap(struct shm_state *s, struct shm_peer *rec)
 	s->stage = addr;
 
 	qa.sq_entries = SHM_QDEPTH;
+	timing = getenv("UBSHMEM_TIMING");
+	if (timing && !strcmp(timing, "1"))
+		qa.flags |= UBFAB_QUEUE_TIMING;
 	return ubfab_queue_create(s->dev, &qa, &s->q);
 }
 

@@ -7,13 +7,14 @@
  * and leaving the job, team.c the teams, heap.c the symmetric heap,
  * queue.c the PE's queue (posting, completions, quiet, fence, the modeled
  * clock), rma.c put and get, atomic.c the atomics, sync.c signal waits and
- * the barrier, coll.c the collectives.
+ * the barrier, coll.c the collectives, ep.c MoE dispatch and combine.
  */
 #ifndef UBSHMEM_INTERNAL_H
 #define UBSHMEM_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "libubfab.h"
 #include "ubshmem.h"
@@ -95,6 +96,8 @@ struct shm_state {
 	uint64_t *got;			/* signals awaited from each PE */
 	struct shm_block *blocks;
 	size_t nblocks;
+	/* heap bytes from here on never handed out: still zero (fresh pages) */
+	uint64_t untouched;
 	struct ubshmem_team world, node;
 };
 
@@ -149,5 +152,26 @@ void *shm_stage(size_t len, uint64_t *off);
 int shm_copyout_add(void *dest, const void *stage, size_t len);
 int shm_check_pe(int pe);
 uint64_t shm_remote(int pe, uint64_t off);
+
+/* bfloat16 in a uint16_t, to float and back. */
+static inline float shm_bf16_float(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+/* Round to nearest, ties to even; a NaN stays a (quiet) NaN. */
+static inline uint16_t shm_float_bf16(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof(u));
+	if ((u & 0x7fffffff) > 0x7f800000)
+		return (u >> 16) | 0x40;
+	return (u + 0x7fff + ((u >> 16) & 1)) >> 16;
+}
 
 #endif /* UBSHMEM_INTERNAL_H */
