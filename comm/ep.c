@@ -5,7 +5,10 @@
  * token into its experts' PEs, a FETCH_ADD on a per-peer flag carrying
  * the counts, WAIT_VALUEs on this PE's flags) and the combine (a
  * WRITE_NOTIFY adding 1 per expert output to a counter of the token's
- * home, a WAIT_VALUE on this PE's counter, the weighted sums). The
+ * home, a WAIT_VALUE on this PE's counter, the weighted sums). Every
+ * WRITE, WRITE_NOTIFY and ATOMIC is of the memory-semantics class
+ * (UBFAB_SQE_MEMSEM: the vector cores' direct stores, as the serving
+ * stack does it), so a record or an output is at most 64 KiB. The
  * protocol is in Documentation/shmem.rst "MoE dispatch and combine".
  */
 #include <errno.h>
@@ -34,7 +37,6 @@ struct ubshmem_ep {
 	int n;
 	size_t rec;			/* a token's record, bytes */
 	size_t row;			/* a BF16 output, bytes */
-	unsigned int max_pairs;		/* outputs from one peer's tokens */
 	uint64_t *flags[2];
 	uint64_t *counter[2];
 	char *recv[2];
@@ -43,7 +45,8 @@ struct ubshmem_ep {
 	char *out;
 	uint64_t expected[2];		/* counter value awaited, cumulated */
 	/* the last dispatch */
-	uint64_t step;
+	uint64_t step;			/* dispatches begun */
+	uint64_t combined;		/* the step last combined */
 	unsigned int ntokens;
 	unsigned int *count;		/* tokens from each PE */
 	unsigned int *pairs;		/* their pairs of (token, local expert) */
@@ -84,7 +87,9 @@ static int attr_ok(const struct ubshmem_ep_attr *a, int n)
 {
 	return a && n > 0 && a->max_tokens && a->max_tokens <= FLAG_FIELD &&
 	       a->hidden && a->hidden % UBSHMEM_EP_GROUP == 0 &&
-	       a->hidden <= (1U << 24) && a->top_k &&
+	       /* an output, the larger, in one memory-semantics entry */
+	       a->hidden * sizeof(uint16_t) <= UBFAB_SQE_MEMSEM_MAX_LENGTH &&
+	       a->top_k &&
 	       a->top_k <= UBSHMEM_EP_MAX_TOPK && a->experts_per_pe &&
 	       a->experts_per_pe <= UINT16_MAX + 1U &&
 	       a->capacity <= a->max_tokens &&
@@ -117,7 +122,8 @@ uint64_t ubshmem_ep_heap_size(const struct ubshmem_ep_attr *attr, int n_pes)
 	for (i = 0; i < 6; i++)
 		sum += (i < 4 ? 2 : 1) *
 		       ((len[i] + SHM_ALIGN - 1) & ~(SHM_ALIGN - 1));
-	return sum;
+	/* and the part of the heap the library keeps */
+	return sum + SHM_RESERVED(n_pes);
 }
 
 void ubshmem_ep_destroy(struct ubshmem_ep *ep)
@@ -160,7 +166,6 @@ int ubshmem_ep_create(const struct ubshmem_ep_attr *attr,
 	ep->n = n;
 	ep->rec = rec_size(attr);
 	ep->row = attr->hidden * sizeof(uint16_t);
-	ep->max_pairs = max_pairs(attr);
 	ep->timing = !!(shm->q->flags & UBFAB_QUEUE_TIMING);
 	ep->count = calloc(n, sizeof(*ep->count));
 	ep->pairs = calloc(n, sizeof(*ep->pairs));
@@ -284,12 +289,14 @@ static int send_to(struct ubshmem_ep *ep, int b, int pe,
 		sqe = shm_sqe();
 		ubfab_prep_write(sqe, shm->heap_off + off,
 				 shm_remote(pe, roff), ep->rec);
+		sqe->flags |= UBFAB_SQE_MEMSEM;
 		shm_post(sqe);
 	}
 	shm_heap_offset(&ep->flags[b][shm->me], 8, &off);
 	sqe = shm_sqe();
 	ubfab_prep_atomic(sqe, UBFAB_ATOMIC_FETCH_ADD, shm_remote(pe, off),
 			  FLAG_SET | (uint64_t)pairs << 24 | tokens, 0);
+	sqe->flags |= UBFAB_SQE_MEMSEM;
 	shm_post(sqe);
 	return err;
 }
@@ -374,28 +381,18 @@ unsigned int ubshmem_ep_recv_count(const struct ubshmem_ep *ep)
 	return ep ? ep->nrecv : 0;
 }
 
-/* Received token @i: its record, and the PE it came from in @src. */
-static char *recv_record(const struct ubshmem_ep *ep, unsigned int i,
-			 int *src)
-{
-	int s;
-
-	for (s = 0; s < ep->n; s++) {
-		if (i < ep->count[s]) {
-			if (src)
-				*src = s;
-			return record(ep, (ep->step - 1) & 1, s, i);
-		}
-		i -= ep->count[s];
-	}
-	return NULL;
-}
-
 const struct ubshmem_ep_token *
 ubshmem_ep_recv_token(const struct ubshmem_ep *ep, unsigned int i)
 {
-	return ep && i < ep->nrecv ? (const void *)recv_record(ep, i, NULL) :
-	       NULL;
+	int s;
+
+	for (s = 0; ep && i < ep->nrecv && s < ep->n; s++) {
+		if (i < ep->count[s])
+			return (const void *)record(ep, (ep->step - 1) & 1, s,
+						    i);
+		i -= ep->count[s];
+	}
+	return NULL;
 }
 
 const int8_t *ubshmem_ep_token_data(const struct ubshmem_ep_token *tok)
@@ -429,6 +426,7 @@ static void send_back(struct ubshmem_ep *ep, int b, int pe, unsigned int p,
 	sqe = shm_sqe();
 	ubfab_prep_write_notify(sqe, shm->heap_off + off, shm_remote(pe, roff),
 				ep->row, shm_remote(pe, coff), 1);
+	sqe->flags |= UBFAB_SQE_MEMSEM;
 	shm_post(sqe);
 }
 
@@ -445,7 +443,7 @@ static void send_home(struct ubshmem_ep *ep, int b, int s)
 		return;
 	}
 	for (c = 0; c < ep->count[s]; c++, i++) {
-		tok = ubshmem_ep_recv_token(ep, i);
+		tok = (const void *)record(ep, b, s, c);
 		for (k = 0, j = 0; k < ep->a.top_k; k++)
 			if (tok->expert[k] / (int32_t)ep->a.experts_per_pe ==
 			    shm->me)
@@ -485,9 +483,10 @@ int ubshmem_ep_combine(struct ubshmem_ep *ep, const float *weights,
 	struct ubfab_sqe *sqe;
 	int b, s, err;
 
-	if (!shm || !ep || !ep->step ||
+	if (!shm || !ep || ep->combined == ep->step ||
 	    (ep->ntokens && (!weights || !out)))
 		return -EINVAL;
+	ep->combined = ep->step;
 	b = (ep->step - 1) & 1;
 	/* as the dispatch, each PE starts with its right neighbour */
 	for (s = 1; s <= ep->n; s++)

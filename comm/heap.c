@@ -22,7 +22,7 @@ int shm_heap_init(struct shm_state *s)
 	s->blocks[0] = (struct shm_block){ SHM_RESERVED(s->n),
 		s->heap_len - SHM_RESERVED(s->n), 0 };
 	s->nblocks = 1;
-	s->untouched = SHM_HEAP_RESERVED;
+	s->untouched = SHM_RESERVED(s->n);
 	return 0;
 }
 

@@ -36,7 +36,8 @@ extern "C" {
  * struct ubshmem_ep_attr - the shape of a dispatch/combine context
  * @max_tokens: tokens a PE dispatches in one step, at most (e.g. 128)
  * @hidden: elements of a token (e.g. 7168), a multiple of
- *	UBSHMEM_EP_GROUP
+ *	UBSHMEM_EP_GROUP, at most 32768 (an output of hidden BF16 values is
+ *	one memory-semantics entry, at most 64 KiB)
  * @top_k: experts each token goes to, 1 .. UBSHMEM_EP_MAX_TOPK
  * @experts_per_pe: experts each PE holds; expert e is on PE
  *	e / @experts_per_pe
@@ -94,7 +95,11 @@ int ubshmem_ep_create(const struct ubshmem_ep_attr *attr,
 /* ubshmem_ep_destroy() - free the context's buffers: collective. */
 void ubshmem_ep_destroy(struct ubshmem_ep *ep);
 
-/* The bytes of symmetric heap a context of @attr takes; 0 if bad. */
+/*
+ * The UBSHMEM_HEAP_SIZE a job of @n_pes PEs needs for a context of
+ * @attr: its buffers and the part of the heap the library keeps; 0 if
+ * @attr is bad.
+ */
 uint64_t ubshmem_ep_heap_size(const struct ubshmem_ep_attr *attr, int n_pes);
 
 /**
@@ -148,13 +153,14 @@ uint16_t *ubshmem_ep_expert_out(struct ubshmem_ep *ep, unsigned int i,
 /**
  * ubshmem_ep_combine() - send every expert output home and make the
  *	weighted sums: collective
- * @ep: the context, after ubshmem_ep_dispatch()
+ * @ep: the context, once after each ubshmem_ep_dispatch()
  * @weights: the routing weights of this PE's tokens, ntokens x top_k
  * @out: out: ntokens x hidden BF16 (uint16_t):
  *	out[t] = bf16(sum over k = 0 .. top_k - 1 of weights[t][k] x y[t][k]),
  *	made in FP32 in that order of k, rounded to nearest even once
  *
- * Return: 0; -EINVAL; -EIO.
+ * Return: 0; -EINVAL (also for a step already combined, or none
+ * dispatched); -EIO.
  */
 int ubshmem_ep_combine(struct ubshmem_ep *ep, const float *weights,
 		       uint16_t *out);
