@@ -8,8 +8,10 @@
  * home, a WAIT_VALUE on this PE's counter, the weighted sums). Every
  * WRITE, WRITE_NOTIFY and ATOMIC is of the memory-semantics class
  * (UBFAB_SQE_MEMSEM: the vector cores' direct stores, as the serving
- * stack does it), so a record or an output is at most 64 KiB. The
- * protocol is in Documentation/shmem.rst "MoE dispatch and combine".
+ * stack does it), so a record or an output is at most 64 KiB, and they
+ * are spread over the context's own queues (lanes), whose clocks start
+ * at the PE queue's and end it. The protocol is in Documentation/shmem.rst
+ * "MoE dispatch and combine".
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +19,14 @@
 
 #include "internal.h"
 #include "ubshmem_ep.h"
+
+/*
+ * The queues a PE's transfers are spread over, as the vector cores of a
+ * die store at once: each runs its entries one after the other, each a
+ * write's round trip, so one queue would add every latency up.
+ */
+#define EP_LANES	16
+#define EP_LANE_DEPTH	64
 
 /* A flag: (1 << 48) | pairs << 24 | tokens, added by the sender. */
 #define FLAG_SET	(1ULL << 48)
@@ -57,6 +67,7 @@ struct ubshmem_ep {
 	uint8_t *lost;			/* [t][k]: not sent, over capacity */
 	unsigned int sent_pairs;	/* outputs that will come home */
 	int timing;			/* the PE's queue is timing-only */
+	struct shm_queue lane[EP_LANES];
 	uint64_t dispatch_ns, combine_ns;
 };
 
@@ -132,6 +143,8 @@ void ubshmem_ep_destroy(struct ubshmem_ep *ep)
 
 	if (!ep)
 		return;
+	for (b = 0; b < EP_LANES; b++)
+		ubfab_queue_destroy(ep->lane[b].q);
 	ubshmem_free(ep->out);
 	ubshmem_free(ep->send);
 	for (b = 1; b >= 0; b--) {
@@ -152,9 +165,10 @@ void ubshmem_ep_destroy(struct ubshmem_ep *ep)
 int ubshmem_ep_create(const struct ubshmem_ep_attr *attr,
 		      struct ubshmem_ep **epp)
 {
+	struct ubfab_queue_attr qa = UBFAB_QUEUE_ATTR_INIT;
 	struct ubshmem_ep *ep;
 	uint64_t len[6];
-	int b, n;
+	int b, n, err = 0;
 
 	if (!shm || !epp || !attr_ok(attr, shm->n))
 		return -EINVAL;
@@ -166,7 +180,7 @@ int ubshmem_ep_create(const struct ubshmem_ep_attr *attr,
 	ep->n = n;
 	ep->rec = rec_size(attr);
 	ep->row = attr->hidden * sizeof(uint16_t);
-	ep->timing = !!(shm->q->flags & UBFAB_QUEUE_TIMING);
+	ep->timing = !!(shm->main.q->flags & UBFAB_QUEUE_TIMING);
 	ep->count = calloc(n, sizeof(*ep->count));
 	ep->pairs = calloc(n, sizeof(*ep->pairs));
 	ep->first = calloc((size_t)n * capacity(attr) + 1, sizeof(*ep->first));
@@ -183,14 +197,21 @@ int ubshmem_ep_create(const struct ubshmem_ep_attr *attr,
 	}
 	ep->send = ubshmem_malloc(len[4]);
 	ep->out = ubshmem_malloc(len[5]);
+	qa.flags = shm->main.q->flags & UBFAB_QUEUE_TIMING;
+	qa.sq_entries = EP_LANE_DEPTH;
+	for (b = 0; b < EP_LANES && !err; b++) {
+		ep->lane[b].depth = EP_LANE_DEPTH;
+		err = ubfab_queue_create(shm->dev, &qa, &ep->lane[b].q);
+	}
 	for (b = 0; b < 2; b++)
 		if (!ep->flags[b] || !ep->counter[b] || !ep->recv[b] ||
 		    !ep->back[b])
 			break;
-	if (b < 2 || !ep->send || !ep->out || !ep->count || !ep->pairs ||
-	    !ep->first || !ep->src_token || !ep->src_pair || !ep->lost) {
+	if (err || b < 2 || !ep->send || !ep->out || !ep->count ||
+	    !ep->pairs || !ep->first || !ep->src_token || !ep->src_pair ||
+	    !ep->lost) {
 		ubshmem_ep_destroy(ep);
-		return -ENOMEM;
+		return err ? err : -ENOMEM;
 	}
 	*epp = ep;
 	return 0;
@@ -252,14 +273,52 @@ static void pack(struct ubshmem_ep *ep, unsigned int t, const int8_t *x,
 	       groups * sizeof(float));
 }
 
+/* Every lane's clock moved on to the PE queue's, where the call starts. */
+static int lanes_start(struct ubshmem_ep *ep)
+{
+	uint64_t now, t;
+	int l, err;
+
+	err = ubfab_queue_clock(shm->main.q, 0, &now);
+	for (l = 0; !err && l < EP_LANES; l++) {
+		err = ubfab_queue_clock(ep->lane[l].q, 0, &t);
+		if (!err && t < now)
+			err = ubfab_queue_clock(ep->lane[l].q, now - t, NULL);
+	}
+	return err;
+}
+
+/*
+ * Every lane's entries reaped; the PE queue's clock moved on to the
+ * latest lane's, where this PE's own transfers ended.
+ */
+static int lanes_end(struct ubshmem_ep *ep)
+{
+	uint64_t now, t, end = 0;
+	int l, err = 0, err2;
+
+	for (l = 0; l < EP_LANES; l++) {
+		err2 = shm_queue_drain(&ep->lane[l], 0, NULL);
+		if (!err2)
+			err2 = ubfab_queue_clock(ep->lane[l].q, 0, &t);
+		if (!err2 && t > end)
+			end = t;
+		err = err ? err : err2;
+	}
+	err2 = ubfab_queue_clock(shm->main.q, 0, &now);
+	if (!err2 && end > now)
+		err2 = ubfab_queue_clock(shm->main.q, end - now, NULL);
+	return err ? err : err2;
+}
+
 /*
  * To PE @pe: a WRITE of each of this PE's tokens that goes there, then
  * the FETCH_ADD of @pe's flag, which the queue runs after them. Returns
  * -ENOSPC when they are more than the capacity: then none is sent, and
  * the flag says how many there were.
  */
-static int send_to(struct ubshmem_ep *ep, int b, int pe,
-		   const int32_t *experts)
+static int send_to(struct ubshmem_ep *ep, struct shm_queue *lane, int b,
+		   int pe, const int32_t *experts)
 {
 	unsigned int t, k, slot = 0, tokens = 0, pairs = 0, nl;
 	struct ubfab_sqe *sqe;
@@ -286,18 +345,18 @@ static int send_to(struct ubshmem_ep *ep, int b, int pe,
 		shm_heap_offset(ep->send + t * ep->rec, ep->rec, &off);
 		shm_heap_offset(record(ep, b, shm->me, slot++), ep->rec,
 				&roff);
-		sqe = shm_sqe();
+		sqe = shm_queue_sqe(lane);
 		ubfab_prep_write(sqe, shm->heap_off + off,
 				 shm_remote(pe, roff), ep->rec);
 		sqe->flags |= UBFAB_SQE_MEMSEM;
-		shm_post(sqe);
+		shm_queue_post(lane, sqe);
 	}
 	shm_heap_offset(&ep->flags[b][shm->me], 8, &off);
-	sqe = shm_sqe();
+	sqe = shm_queue_sqe(lane);
 	ubfab_prep_atomic(sqe, UBFAB_ATOMIC_FETCH_ADD, shm_remote(pe, off),
 			  FLAG_SET | (uint64_t)pairs << 24 | tokens, 0);
 	sqe->flags |= UBFAB_SQE_MEMSEM;
-	shm_post(sqe);
+	shm_queue_post(lane, sqe);
 	return err;
 }
 
@@ -365,11 +424,18 @@ int ubshmem_ep_dispatch(struct ubshmem_ep *ep, unsigned int ntokens,
 	memset(ep->lost, 0, (size_t)ep->a.max_tokens * ep->a.top_k);
 	for (i = 0; !ep->timing && i < (int)ntokens; i++)
 		pack(ep, i, x, scales, experts);
-	/* each PE starts with its right neighbour: not all on one target */
+	/*
+	 * Each PE starts with its right neighbour: not all on one target;
+	 * a peer's tokens and then its flag on one lane, in that order.
+	 */
+	err = lanes_start(ep);
 	for (i = 1; i <= ep->n; i++) {
-		err2 = send_to(ep, b, (shm->me + i) % ep->n, experts);
+		err2 = send_to(ep, &ep->lane[(i - 1) % EP_LANES], b,
+			       (shm->me + i) % ep->n, experts);
 		err = err ? err : err2;
 	}
+	err2 = lanes_end(ep);
+	err = err ? err : err2;
 	err2 = receive(ep, b);
 	err = err ? err : err2;
 	ep->dispatch_ns = ubshmem_model_ns() - t0;
@@ -414,8 +480,8 @@ uint16_t *ubshmem_ep_expert_out(struct ubshmem_ep *ep, unsigned int i,
 }
 
 /* A WRITE_NOTIFY of output @p to slot @slot of @pe's buffer @b. */
-static void send_back(struct ubshmem_ep *ep, int b, int pe, unsigned int p,
-		      unsigned int slot)
+static void send_back(struct ubshmem_ep *ep, struct shm_queue *lane, int b,
+		      int pe, unsigned int p, unsigned int slot)
 {
 	struct ubfab_sqe *sqe;
 	uint64_t off, roff, coff;
@@ -423,15 +489,16 @@ static void send_back(struct ubshmem_ep *ep, int b, int pe, unsigned int p,
 	shm_heap_offset(ep->out + (size_t)p * ep->row, ep->row, &off);
 	shm_heap_offset(ep->back[b] + (size_t)slot * ep->row, ep->row, &roff);
 	shm_heap_offset(ep->counter[b], 8, &coff);
-	sqe = shm_sqe();
+	sqe = shm_queue_sqe(lane);
 	ubfab_prep_write_notify(sqe, shm->heap_off + off, shm_remote(pe, roff),
 				ep->row, shm_remote(pe, coff), 1);
 	sqe->flags |= UBFAB_SQE_MEMSEM;
-	shm_post(sqe);
+	shm_queue_post(lane, sqe);
 }
 
 /* Every output of the tokens received from PE @s home, one per pair. */
-static void send_home(struct ubshmem_ep *ep, int b, int s)
+static void send_home(struct ubshmem_ep *ep, struct shm_queue *lane, int b,
+		      int s)
 {
 	unsigned int c, k, j, i = ep->src_token[s], p = ep->src_pair[s];
 	const struct ubshmem_ep_token *tok;
@@ -439,7 +506,7 @@ static void send_home(struct ubshmem_ep *ep, int b, int s)
 	if (ep->timing) {
 		/* no headers arrived: the same WRITEs, to slots in turn */
 		for (j = 0; j < ep->pairs[s]; j++)
-			send_back(ep, b, s, p + j, j);
+			send_back(ep, lane, b, s, p + j, j);
 		return;
 	}
 	for (c = 0; c < ep->count[s]; c++, i++) {
@@ -447,7 +514,7 @@ static void send_home(struct ubshmem_ep *ep, int b, int s)
 		for (k = 0, j = 0; k < ep->a.top_k; k++)
 			if (tok->expert[k] / (int32_t)ep->a.experts_per_pe ==
 			    shm->me)
-				send_back(ep, b, s, ep->first[i] + j++,
+				send_back(ep, lane, b, s, ep->first[i] + j++,
 					  tok->src_token * ep->a.top_k + k);
 	}
 }
@@ -481,23 +548,28 @@ int ubshmem_ep_combine(struct ubshmem_ep *ep, const float *weights,
 {
 	uint64_t t0 = ubshmem_model_ns(), off;
 	struct ubfab_sqe *sqe;
-	int b, s, err;
+	int b, s, err, err2;
 
 	if (!shm || !ep || ep->combined == ep->step ||
 	    (ep->ntokens && (!weights || !out)))
 		return -EINVAL;
 	ep->combined = ep->step;
 	b = (ep->step - 1) & 1;
-	/* as the dispatch, each PE starts with its right neighbour */
+	/* as the dispatch: right neighbour first, a peer's on one lane */
+	err = lanes_start(ep);
 	for (s = 1; s <= ep->n; s++)
-		send_home(ep, b, (shm->me + s) % ep->n);
+		send_home(ep, &ep->lane[(s - 1) % EP_LANES], b,
+			  (shm->me + s) % ep->n);
+	err2 = lanes_end(ep);
+	err = err ? err : err2;
 	ep->expected[b] += ep->sent_pairs;
 	shm_heap_offset(ep->counter[b], 8, &off);
 	sqe = shm_sqe();
 	ubfab_prep_wait_value(sqe, shm->heap_off + off, UBFAB_WAIT_GE,
 			      ep->expected[b], 0);
 	shm_post(sqe);
-	err = shm_drain(0, NULL);
+	err2 = shm_drain(0, NULL);
+	err = err ? err : err2;
 	if (!err && !ep->timing)
 		weighted_sums(ep, b, weights, out);
 	ep->combine_ns = ubshmem_model_ns() - t0;
