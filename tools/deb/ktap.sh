@@ -3,8 +3,7 @@
 #
 # tools/deb/ktap.sh - the KTAP counting that tools/deb/test.sh (on the
 # host) and tools/deb/guest.sh (in the VM, under busybox sh) share: sourced
-# by both, and by tools/bench/tests/ep.sh. Keeps the counts in n, pass,
-# fail and skip.
+# by both. Keeps the counts in n, pass, fail and skip.
 
 n=0 pass=0 fail=0 skip=0
 

@@ -25,13 +25,15 @@ done
 cd "$ROOT" || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ubfab-ep.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-# shellcheck source=tools/deb/ktap.sh
-. "$ROOT/tools/deb/ktap.sh"
+# shellcheck source=tools/common/ktap.sh
+. "$ROOT/tools/common/ktap.sh"
 
-# check NAME JQ-EXPRESSION: the expression is true of the run's JSON.
-check() {
-	[ "$(jq -r "$2" "$tmp/ep.json" 2>&1)" = true ]
-	result $? "- $1"
+# expect NAME JQ-EXPRESSION: the expression is true of the run's JSON.
+expect() {
+	local out
+
+	out=$(jq -e "$2" "$tmp/ep.json" 2>&1)
+	check $? "$1" "jq: $2" "${out:0:300}"
 }
 
 # run LABEL MEM PARAMS SIZES: ubbench ep in a VM, its JSON into ep.json.
@@ -43,42 +45,39 @@ run() {
 		"echo --ep-json-- && cat /tmp/ep.json" >"$tmp/out" 2>&1 || rc=$?
 	sed 's/^/# /' "$tmp/out"
 	sed '1,/^--ep-json--$/d' "$tmp/out" | sed '/^ubvm: /,$d' >"$tmp/ep.json"
-	result "$rc" "- $1: ubbench ep ran ($((SECONDS - t0)) s)"
+	check "$rc" "$1: ubbench ep ran ($((SECONDS - t0)) s)" \
+		"$(tail -n 5 "$tmp/out")"
 	jq -e . "$tmp/ep.json" >/dev/null 2>&1
-	result $? "- $1: the JSON parses"
+	check $? "$1: the JSON parses"
 }
 
 # What holds for every size that ran: figures there, bytes as routed.
 common() {
 	local tok=128 k=8 rec=7680 row=14336
 
-	check "$1: the sizes asked for, none skipped" \
+	expect "$1: the sizes asked for, none skipped" \
 		"[.ep.sizes[] | .ep] == [$2] and all(.ep.sizes[]; .skipped == false)"
-	check "$1: the shape" \
+	expect "$1: the shape" \
 		".ep.tokens == $tok and .ep.hidden == 7168 and .ep.top_k == $k and .ep.record_bytes == $rec"
-	check "$1: modeled and host times above 0, max >= mean" \
+	expect "$1: modeled and host times above 0, max >= mean" \
 		"all(.ep.sizes[] | .dispatch, .combine; .model_ns > 0 and .model_ns_max >= .model_ns and .host_us > 0 and .gbps > 0)"
-	check "$1: dispatch sends each token to 1 .. 8 PEs" \
+	expect "$1: dispatch sends each token to 1 .. 8 PEs" \
 		"all(.ep.sizes[]; .dispatch.bytes >= $tok * $rec and .dispatch.bytes <= $tok * $k * $rec)"
-	check "$1: combine brings every output home" \
+	expect "$1: combine brings every output home" \
 		"all(.ep.sizes[]; .combine.bytes == $tok * $k * $row)"
-	check "$1: GB/s is bytes over modeled ns" \
+	expect "$1: GB/s is bytes over modeled ns" \
 		"all(.ep.sizes[] | .dispatch, .combine; (.gbps - .bytes / .model_ns | fabs) < 0.001)"
 }
 
-echo "TAP version 13"
 "$MAKE" -s --no-print-directory modules KVER="$kernel" lib comm tools \
 	ubbench >"$tmp/make" 2>&1
-result $? "- build"
-[ "$fail" -eq 0 ] || sed 's/^/# /' "$tmp/make"
+check $? "build" "$(tail -n 5 "$tmp/make")"
 run "EP 8, 16" 2G "" 8,16
 common "EP 8, 16" 8,16
-check "EP 8: payload moved" '.ep.sizes[0].timing_only == false'
+expect "EP 8: payload moved" '.ep.sizes[0].timing_only == false'
 if [ "$quick" -eq 0 ]; then
 	run "EP 256" 4G profile=cm384 256
 	common "EP 256" 256
-	check "EP 256: timing-only" '.ep.sizes[0].timing_only == true'
+	expect "EP 256: timing-only" '.ep.sizes[0].timing_only == true'
 fi
-echo "1..$n"
-totals
-[ "$fail" -eq 0 ]
+ktap_report
