@@ -220,9 +220,10 @@ TEST_F_TIMEOUT(shmem, teams_16_spread, 120)
 
 /*
  * MoE dispatch and combine (ep_prog): 4 steps in a row of up to 16 tokens
- * a PE, top-8, every received token and combined output checked bit for
- * bit; at EP 8 over the 4 nodes, 16 over 4 nodes and an odd 7 over 3;
- * then a receive buffer overflowing.
+ * a PE (12 at EP 16, whose buffers must fit the 16 MiB heap), top-8,
+ * every received token and combined output checked bit for bit; at EP 8
+ * over the 4 nodes, 16 over 4 nodes and an odd 7 over 3; then a receive
+ * buffer overflowing.
  */
 TEST_F_TIMEOUT(shmem, ep_8_spread, 120)
 {
@@ -233,7 +234,7 @@ TEST_F_TIMEOUT(shmem, ep_8_spread, 120)
 TEST_F_TIMEOUT(shmem, ep_16_nodes, 180)
 {
 	run_ranks(_metadata, "ep_prog", "16", "--placement=nodes:4",
-		  (const char *const[]){ "check", "4", "16", "8", "2", NULL });
+		  (const char *const[]){ "check", "4", "12", "8", "2", NULL });
 }
 
 TEST_F_TIMEOUT(shmem, ep_7_nodes, 120)
