@@ -20,7 +20,7 @@ static int atomic_op(uint32_t op, uint64_t *dest, uint64_t value,
 	sqe = shm_sqe();
 	ubfab_prep_atomic(sqe, op, shm_remote(pe, off), value, cond);
 	shm_post(sqe);
-	err = shm_drain(shm->posted, &old);
+	err = shm_drain(shm->main.posted, &old);
 	if (!err && fetched)
 		*fetched = old;
 	return err;

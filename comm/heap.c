@@ -2,7 +2,9 @@
 /*
  * libubshmem's symmetric heap: the allocator of its blocks (first fit
  * over a sorted list, the same in every PE since every PE makes the same
- * calls), the collective ubshmem_malloc() and ubshmem_free(), and
+ * calls), the collective ubshmem_malloc() and ubshmem_free() (which zero
+ * only what was handed out before: the rest of the heap is fresh entity
+ * memory, zero and unallocated until touched), and
  * ubshmem_ptr(), which maps a peer's heap for loads and stores.
  */
 #include <errno.h>
@@ -20,6 +22,7 @@ int shm_heap_init(struct shm_state *s)
 	s->blocks[0] = (struct shm_block){ SHM_RESERVED(s->n),
 		s->heap_len - SHM_RESERVED(s->n), 0 };
 	s->nblocks = 1;
+	s->untouched = SHM_RESERVED(s->n);
 	return 0;
 }
 
@@ -101,7 +104,7 @@ static void release(struct shm_state *s, void *ptr)
 
 void *ubshmem_malloc(size_t size)
 {
-	uint64_t len = (size + SHM_ALIGN - 1) & ~(SHM_ALIGN - 1);
+	uint64_t off, len = (size + SHM_ALIGN - 1) & ~(SHM_ALIGN - 1);
 	void *p = NULL;
 	size_t i;
 	int err = 0;
@@ -115,8 +118,17 @@ void *ubshmem_malloc(size_t size)
 			continue;
 		err = split(shm, i, len);
 		if (!err) {
-			p = shm->heap + shm->blocks[i].off;
-			memset(p, 0, len);
+			off = shm->blocks[i].off;
+			p = shm->heap + off;
+			/*
+			 * Zero what was handed out before; the entity's pages
+			 * beyond are zero until touched, and stay unallocated.
+			 */
+			if (off < shm->untouched)
+				memset(p, 0, (shm->untouched < off + len ?
+					      shm->untouched : off + len) - off);
+			if (off + len > shm->untouched)
+				shm->untouched = off + len;
 		}
 		break;
 	}

@@ -49,7 +49,7 @@ static void teardown(struct shm_state *s, int failed)
 		ubfab_unmap(s->heap, s->heap_len);
 	if (s->stage)
 		ubfab_unmap(s->stage, UBSHMEM_STAGING);
-	ubfab_queue_destroy(s->q);
+	ubfab_queue_destroy(s->main.q);
 	/* frees the heap, revoking its segment, and drops the imports */
 	ubfab_dev_close(s->dev);
 	shm_boot_end(s, failed);
@@ -68,6 +68,7 @@ static int make_heap(struct shm_state *s, struct shm_peer *rec)
 {
 	struct ubfab_queue_attr qa = UBFAB_QUEUE_ATTR_INIT;
 	struct ubfab_entity_info ent;
+	const char *timing;
 	struct ubfab_nl *nl;
 	void *addr;
 	int err;
@@ -109,7 +110,11 @@ static int make_heap(struct shm_state *s, struct shm_peer *rec)
 	s->stage = addr;
 
 	qa.sq_entries = SHM_QDEPTH;
-	return ubfab_queue_create(s->dev, &qa, &s->q);
+	timing = getenv("UBSHMEM_TIMING");
+	if (timing && !strcmp(timing, "1"))
+		qa.flags |= UBFAB_QUEUE_TIMING;
+	s->main.depth = SHM_QDEPTH;
+	return ubfab_queue_create(s->dev, &qa, &s->main.q);
 }
 
 /* Every PE's record, then every heap imported. */

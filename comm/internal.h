@@ -5,15 +5,16 @@
  * concern: bootstrap.c who the PE is and its rendezvous (over ubrun's
  * socket, or mpirun's PMIx in pmix.c; place.c the placement), init.c joining
  * and leaving the job, team.c the teams, heap.c the symmetric heap,
- * queue.c the PE's queue (posting, completions, quiet, fence, the modeled
- * clock), rma.c put and get, atomic.c the atomics, sync.c signal waits and
- * the barrier, coll.c the collectives.
+ * queue.c the PE's queue and any other (posting, completions, quiet,
+ * fence, the modeled clock), rma.c put and get, atomic.c the atomics, sync.c signal waits and
+ * the barrier, coll.c the collectives, ep.c MoE dispatch and combine.
  */
 #ifndef UBSHMEM_INTERNAL_H
 #define UBSHMEM_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "libubfab.h"
 #include "ubshmem.h"
@@ -53,6 +54,18 @@ struct ubshmem_team {
 /* Entries the PE has in flight at most: its SQ depth; the CQ has twice. */
 #define SHM_QDEPTH	256U
 
+/*
+ * A queue of the PE and what the library keeps of it: entries are
+ * numbered in their user_data as posted and reaped in that order.
+ */
+struct shm_queue {
+	struct ubfab_queue *q;
+	uint32_t depth;			/* entries in flight at most */
+	uint64_t posted, reaped;
+	int error;			/* -EIO (or the queue's errno) once failed */
+	uint64_t model_ns;		/* the latest completion's model_ns */
+};
+
 /* A get_nbi's copy from the staging buffer to the caller's buffer. */
 struct shm_copyout {
 	void *dest;
@@ -73,7 +86,7 @@ struct shm_state {
 	int sock;			/* to ubrun, or -1 */
 	int pmix;			/* joined through mpirun's PMIx */
 	struct ubfab_dev *dev;
-	struct ubfab_queue *q;
+	struct shm_queue main;		/* the PE's queue */
 	/* the heap: its offset in the entity, local mapping, export */
 	uint64_t heap_off;
 	char *heap;
@@ -87,14 +100,12 @@ struct shm_state {
 	size_t stage_used;
 	struct shm_copyout *outs;
 	size_t nouts, outs_cap;
-	/* the queue: entries posted, completions reaped (user_data) */
-	uint64_t posted, reaped;
 	uint8_t fence;			/* flag for the next entry */
-	int error;			/* -EIO once an entry failed */
-	uint64_t model_ns;
 	uint64_t *got;			/* signals awaited from each PE */
 	struct shm_block *blocks;
 	size_t nblocks;
+	/* heap bytes from here on never handed out: still zero (fresh pages) */
+	uint64_t untouched;
 	struct ubshmem_team world, node;
 };
 
@@ -142,6 +153,9 @@ void shm_heap_unmap_peers(struct shm_state *s);
 int shm_heap_offset(const void *addr, size_t len, uint64_t *off);
 
 /* queue.c */
+struct ubfab_sqe *shm_queue_sqe(struct shm_queue *sq);
+void shm_queue_post(struct shm_queue *sq, struct ubfab_sqe *sqe);
+int shm_queue_drain(struct shm_queue *sq, uint64_t want, uint64_t *result);
 struct ubfab_sqe *shm_sqe(void);
 void shm_post(struct ubfab_sqe *sqe);
 int shm_drain(uint64_t seq, uint64_t *result);
@@ -149,5 +163,26 @@ void *shm_stage(size_t len, uint64_t *off);
 int shm_copyout_add(void *dest, const void *stage, size_t len);
 int shm_check_pe(int pe);
 uint64_t shm_remote(int pe, uint64_t off);
+
+/* bfloat16 in a uint16_t, to float and back. */
+static inline float shm_bf16_float(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+/* Round to nearest, ties to even; a NaN stays a (quiet) NaN. */
+static inline uint16_t shm_float_bf16(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof(u));
+	if ((u & 0x7fffffff) > 0x7f800000)
+		return (u >> 16) | 0x40;
+	return (u + 0x7fff + ((u >> 16) & 1)) >> 16;
+}
 
 #endif /* UBSHMEM_INTERNAL_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libubshmem's queue: how every call becomes entries of the PE's one
- * queue. Entries are numbered in their user_data as posted; their
+ * libubshmem's queues: how every call becomes entries of the PE's queue
+ * (and MoE dispatch and combine's of their own, ep.c: struct shm_queue
+ * for each). Entries are numbered in their user_data as posted; their
  * completions come back in that order and are reaped here, which keeps
  * the modeled clock (the last completion's model_ns) and the first
  * failure. Also the staging buffer for transfers from and to memory
@@ -27,89 +28,106 @@ uint64_t shm_remote(int pe, uint64_t off)
 	return ubfab_import_addr(&shm->imps[pe], off);
 }
 
-/* Reap the next completion; @result gets entry @want's result. */
-static void reap_one(uint64_t want, uint64_t *result)
+/* Reap @sq's next completion; @result gets entry @want's result. */
+static void reap_one(struct shm_queue *sq, uint64_t want, uint64_t *result)
 {
 	struct ubfab_cqe *cqe;
 	int err;
 
 	do
-		err = ubfab_queue_wait_cqe(shm->q, &cqe, -1);
+		err = ubfab_queue_wait_cqe(sq->q, &cqe, -1);
 	while (err == -EINTR);
 	if (err) {	/* the queue is gone: nothing more will complete */
-		shm->error = err;
-		shm->reaped = shm->posted;
+		sq->error = err;
+		sq->reaped = sq->posted;
 		return;
 	}
-	if (cqe->model_ns > shm->model_ns)
-		shm->model_ns = cqe->model_ns;
-	if (cqe->status != UBFAB_CQE_OK && !shm->error) {
+	if (cqe->model_ns > sq->model_ns)
+		sq->model_ns = cqe->model_ns;
+	if (cqe->status != UBFAB_CQE_OK && !sq->error) {
 		fprintf(stderr, "ubshmem: PE %d: entry of opcode %u failed: status %u\n",
 			shm->me, cqe->opcode, cqe->status);
-		shm->error = -EIO;
+		sq->error = -EIO;
 	}
 	if (cqe->user_data == want && result)
 		*result = cqe->result;
-	shm->reaped = cqe->user_data;
-	ubfab_queue_cqe_seen(shm->q);
+	sq->reaped = cqe->user_data;
+	ubfab_queue_cqe_seen(sq->q);
 }
 
 /*
- * A free entry of the queue, once fewer than SHM_QDEPTH are in flight
- * (so that the CQ, twice as deep, never fills).
+ * A free entry of @sq, once fewer than its depth are in flight (so that
+ * the CQ, twice as deep, never fills).
  */
-struct ubfab_sqe *shm_sqe(void)
+struct ubfab_sqe *shm_queue_sqe(struct shm_queue *sq)
 {
 	struct ubfab_sqe *sqe;
 
-	while (shm->posted - shm->reaped >= SHM_QDEPTH)
-		reap_one(0, NULL);
+	while (sq->posted - sq->reaped >= sq->depth)
+		reap_one(sq, 0, NULL);
 	/* the engine may publish its SQ head after the completions */
-	while (!(sqe = ubfab_queue_get_sqe(shm->q)))
+	while (!(sqe = ubfab_queue_get_sqe(sq->q)))
 		sched_yield();
 	return sqe;
 }
 
-/* Number the entry, give it a pending fence, and submit it. */
-void shm_post(struct ubfab_sqe *sqe)
+/* Number the entry and submit it. */
+void shm_queue_post(struct shm_queue *sq, struct ubfab_sqe *sqe)
 {
 	int err;
 
-	sqe->flags |= shm->fence;
-	shm->fence = 0;
-	ubfab_sqe_set_data(sqe, ++shm->posted);
-	err = ubfab_queue_submit(shm->q);
+	ubfab_sqe_set_data(sqe, ++sq->posted);
+	err = ubfab_queue_submit(sq->q);
 	/* -EIO: the queue is in error; the entry completes, flushed */
-	if (err < 0 && err != -EIO && !shm->error)
-		shm->error = err;
+	if (err < 0 && err != -EIO && !sq->error)
+		sq->error = err;
 }
 
 /*
- * Reap every completion, take the queue out of the error state, do the
- * copies of the gets; the staging buffer is then free.
+ * Reap every completion of @sq (@result gets entry @want's) and take it
+ * out of the error state; return its first failure since the last
+ * call, and forget it.
  */
-static void drain_all(uint64_t want, uint64_t *result)
+int shm_queue_drain(struct shm_queue *sq, uint64_t want, uint64_t *result)
+{
+	int err;
+
+	while (sq->reaped < sq->posted)
+		reap_one(sq, want, result);
+	if (ubfab_queue_sq_flags(sq->q) & UBFAB_SQ_ERROR)
+		ubfab_queue_reset(sq->q);
+	err = sq->error;
+	sq->error = 0;
+	return err;
+}
+
+struct ubfab_sqe *shm_sqe(void)
+{
+	return shm_queue_sqe(&shm->main);
+}
+
+/* Give the entry a pending fence, and post it on the PE's queue. */
+void shm_post(struct ubfab_sqe *sqe)
+{
+	sqe->flags |= shm->fence;
+	shm->fence = 0;
+	shm_queue_post(&shm->main, sqe);
+}
+
+/*
+ * Reap every completion of the PE's queue, do the copies of the gets (the
+ * staging buffer is then free); return the first failure since the last
+ * call, and forget it.
+ */
+int shm_drain(uint64_t want, uint64_t *result)
 {
 	size_t i;
+	int err = shm_queue_drain(&shm->main, want, result);
 
-	while (shm->reaped < shm->posted)
-		reap_one(want, result);
-	if (ubfab_queue_sq_flags(shm->q) & UBFAB_SQ_ERROR)
-		ubfab_queue_reset(shm->q);
 	for (i = 0; i < shm->nouts; i++)
 		memcpy(shm->outs[i].dest, shm->outs[i].stage, shm->outs[i].len);
 	shm->nouts = 0;
 	shm->stage_used = 0;
-}
-
-/* drain_all(); return the first failure since the last call, and forget it. */
-int shm_drain(uint64_t want, uint64_t *result)
-{
-	int err;
-
-	drain_all(want, result);
-	err = shm->error;
-	shm->error = 0;
 	return err;
 }
 
@@ -121,8 +139,9 @@ void *shm_stage(size_t len, uint64_t *off)
 {
 	void *p;
 
+	/* a failure stays for the next drain's caller */
 	if (shm->stage_used + len > UBSHMEM_STAGING)
-		drain_all(0, NULL);
+		shm->main.error = shm_drain(0, NULL);
 	p = shm->stage + shm->stage_used;
 	*off = shm->stage_off + shm->stage_used;
 	shm->stage_used = (shm->stage_used + len + SHM_ALIGN - 1) &
@@ -161,5 +180,5 @@ void ubshmem_fence(void)
 
 uint64_t ubshmem_model_ns(void)
 {
-	return shm ? shm->model_ns : 0;
+	return shm ? shm->main.model_ns : 0;
 }

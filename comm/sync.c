@@ -59,7 +59,7 @@ int ubshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value,
 	sqe = shm_sqe();
 	ubfab_prep_wait_value(sqe, shm->heap_off + off, wait, value, 0);
 	shm_post(sqe);
-	err = shm_drain(shm->posted, &result);
+	err = shm_drain(shm->main.posted, &result);
 	if (!err && seen)
 		*seen = polled ? word : result;
 	return err;

@@ -50,7 +50,10 @@ extern "C" {
  * exports its symmetric heap of UBSHMEM_HEAP_SIZE bytes (default 64 MiB;
  * suffixes K, M, G), creates its queue, exchanges the heaps' handles and
  * tokens with every other PE over ubrun's socket or PMIx, imports every
- * heap, and waits for all PEs.
+ * heap, and waits for all PEs. With UBSHMEM_TIMING=1 the queue is
+ * timing-only (UBFAB_QUEUE_TIMING): every call is modeled as usual, but
+ * puts and gets move no payload (signals, atomics and waits work), for
+ * what-if runs too big for memory.
  *
  * Return: 0; -EALREADY if already initialised; -EPROTO if ubrun ended
  * the rendezvous (a rank left or broke it), a PMIx call failed (a rank

@@ -20,8 +20,10 @@
 #
 # The host tests are tools/ubctl/tests/host.sh, tools/plot/tests/host.py,
 # Documentation/man/tests/host.sh, tools/completion/tests/host.sh,
-# tools/bench/tests/coll.sh (which boots a VM of its own) and every
-# lib/tests program (one KTAP run each). The Python binding's
+# tools/bench/tests/coll.sh (which boots a VM of its own),
+# tools/bench/tests/ep.sh (`ubbench ep` in two VMs: EP 8 and 16, then
+# EP 256 on cm384) and every lib/tests program (one KTAP run each). The
+# Python binding's
 # tests (make check-python) run in a VM of their own on 6.1 and on 6.12
 # (one KTAP run each: its conftest.py ends with a Totals line), and so
 # does a short run of ubbench queue send (make check-bench,
@@ -326,6 +328,10 @@ stock_checks() {
 	tools/bench/tests/coll.sh 2>&1 | tee "$tmp/coll" || rc=${PIPESTATUS[0]}
 	count_run "ubbench coll" "$tmp/coll" "$rc"
 	lib_tests
+	echo "check: ubbench ep in VMs (tools/bench/tests/ep.sh)"
+	rc=0
+	tools/bench/tests/ep.sh 2>&1 | tee "$tmp/ep" || rc=${PIPESTATUS[0]}
+	count_run "ubbench ep" "$tmp/ep" "$rc"
 
 	for series in 6.1 6.12; do
 		var=UBFAB_KVER_${series//./_}

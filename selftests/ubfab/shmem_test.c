@@ -4,7 +4,8 @@
  * (the rank program beside this one) as jobs of 4 and 16 ranks, packed
  * and spread, and each rank checks every call of the API against the
  * CPU's expectations, then the collectives in jobs of 4, 16 and 7 ranks
- * and over teams of several shapes in a job of 16;
+ * and over teams of several shapes in a job of 16, MoE dispatch and
+ * combine (ep_prog) in jobs of 8, 16 and 7 ranks;
  * ubrun's placements and environment, the prefix of its ranks' output
  * lines, its exit status when a rank fails (the others killed), when a
  * rank cannot start and when it is sent SIGTERM.
@@ -144,17 +145,24 @@ static int count_lines(const char *buf, const char *prefix)
 	return n;
 }
 
-/* shmem_prog @what (every call, or the collectives) in a job of @n ranks. */
-static void run_prog(struct __test_metadata *_metadata, const char *what,
-		     const char *n, const char *placement)
+/*
+ * Rank program @prog with @args (at most 6, NULL-terminated) in a job of
+ * @n ranks: every rank must say it is ok.
+ */
+static void run_ranks(struct __test_metadata *_metadata, const char *prog,
+		      const char *n, const char *placement,
+		      const char *const *args)
 {
 	static struct job j;
-	char prog[PATH_MAX], want[64];
-	int r;
+	const char *argv[12] = { "-n", n, placement };
+	char path[PATH_MAX], want[64];
+	int r, i = 4;
 
-	snprintf(prog, sizeof(prog), "%s/shmem_prog", here());
-	ubrun(&j, 0, (const char *const[]){ "-n", n, placement, prog, what,
-					    NULL });
+	snprintf(path, sizeof(path), "%s/%s", here(), prog);
+	argv[3] = path;
+	while (*args && i < 10)
+		argv[i++] = *args++;
+	ubrun(&j, 0, argv);
 	if (j.status)
 		TH_LOG("stdout:\n%s\nstderr:\n%s", j.out, j.err);
 	ASSERT_EQ(0, j.status);
@@ -163,7 +171,16 @@ static void run_prog(struct __test_metadata *_metadata, const char *what,
 		EXPECT_EQ(1, count_lines(j.out, want)) TH_LOG("%s", want);
 	}
 	EXPECT_EQ(0, count_lines(j.err, "["));
-	TH_LOG("%s ranks, %s: %lld ms", n, placement, (long long)j.ms);
+	TH_LOG("%s %s ranks, %s: %lld ms", prog, n, placement,
+	       (long long)j.ms);
+}
+
+/* shmem_prog @what (every call, or the collectives) in a job of @n ranks. */
+static void run_prog(struct __test_metadata *_metadata, const char *what,
+		     const char *n, const char *placement)
+{
+	run_ranks(_metadata, "shmem_prog", n, placement,
+		  (const char *const[]){ what, NULL });
 }
 
 TEST_F_TIMEOUT(shmem, calls_4_pack, 120)
@@ -199,6 +216,37 @@ TEST_F_TIMEOUT(shmem, coll_7_nodes, 120)
 TEST_F_TIMEOUT(shmem, teams_16_spread, 120)
 {
 	run_prog(_metadata, "teams", "16", "--placement=spread");
+}
+
+/*
+ * MoE dispatch and combine (ep_prog): 4 steps in a row of up to 16 tokens
+ * a PE (12 at EP 16, whose buffers must fit the 16 MiB heap), top-8,
+ * every received token and combined output checked bit for bit; at EP 8
+ * over the 4 nodes, 16 over 4 nodes and an odd 7 over 3; then a receive
+ * buffer overflowing.
+ */
+TEST_F_TIMEOUT(shmem, ep_8_spread, 120)
+{
+	run_ranks(_metadata, "ep_prog", "8", "--placement=spread",
+		  (const char *const[]){ "check", "4", "16", "8", "4", NULL });
+}
+
+TEST_F_TIMEOUT(shmem, ep_16_nodes, 180)
+{
+	run_ranks(_metadata, "ep_prog", "16", "--placement=nodes:4",
+		  (const char *const[]){ "check", "4", "12", "8", "2", NULL });
+}
+
+TEST_F_TIMEOUT(shmem, ep_7_nodes, 120)
+{
+	run_ranks(_metadata, "ep_prog", "7", "--placement=nodes:3",
+		  (const char *const[]){ "check", "4", "16", "8", "4", NULL });
+}
+
+TEST_F_TIMEOUT(shmem, ep_overflow, 60)
+{
+	run_ranks(_metadata, "ep_prog", "4", "--placement=pack",
+		  (const char *const[]){ "overflow", NULL });
 }
 
 /* Rank @r's "env" line in @j, parsed. */

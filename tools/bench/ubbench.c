@@ -12,8 +12,9 @@
  * (two-sided messages) and scale.c: a queue per NPU die at once) and the
  * fabric model's: model.c (its times against the published figures,
  * which are modeled, not timed) and spread.c (how much they move from run
- * to run, fast mode against ordered); and coll.c (libubshmem's
- * collectives, run as ranks of ubrun, reporting on their own).
+ * to run, fast mode against ordered); coll.c (libubshmem's collectives,
+ * run as ranks of ubrun, reporting on their own) and ep.c (libubshmem's
+ * MoE dispatch and combine, in jobs of ranks of ubbench itself).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -34,12 +35,14 @@
 #define TOLERANCE_DEFAULT	5
 #define TOLERANCE_MAX		100
 
-enum part { PART_MEM, PART_QUEUE, PART_MODEL, PART_COLL, NR_PARTS };
+enum part { PART_MEM, PART_QUEUE, PART_MODEL, PART_EP, PART_COLL,
+	    NR_PARTS };
 
 static const char *const part_names[NR_PARTS] = {
 	[PART_MEM] = "mem",
 	[PART_QUEUE] = "queue",
 	[PART_MODEL] = "model",
+	[PART_EP] = "ep",
 	[PART_COLL] = "coll",
 };
 
@@ -74,6 +77,8 @@ static const struct {
 			 "queue measurement", 1U << QUEUE_SCALE },
 	[PART_MODEL] = { model_part_names, NR_MODEL_PARTS,
 			 "model measurement", 0 },
+	/* only when named: it starts jobs of ranks with ubrun */
+	[PART_EP] = { NULL, 1, NULL, 1 },
 	/* only when named, and alone: it runs as ranks of ubrun */
 	[PART_COLL] = { NULL, 1, NULL, 1 },
 };
@@ -87,11 +92,11 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: ubbench [options] [mem]\n"
 		"               [queue [write | read | rate | lat | cost | scale | send]]\n"
-		"               [model [table | spread]]\n"
+		"               [model [table | spread]] [ep]\n"
 		"       ubbench [options] coll\n"
 		"\n"
 		"Measures ubfab (ubfab.ko must be loaded): the parts the commands\n"
-		"name, each at most once, in this order; with no command, all of:\n"
+		"name, each at most once, in this order; with no command, all but ep:\n"
 		"  mem          memory semantics:\n"
 		"    copy         memcpy of 4 KiB, 64 KiB and 1 MiB blocks into a\n"
 		"                 peer window and into anonymous memory, GB/s and\n"
@@ -150,6 +155,17 @@ static void usage(FILE *f)
 		"                 many completions differed between runs and the\n"
 		"                 largest and mean spread (max - min) of their model_ns\n"
 		"                 in ns (the ordered domain's must be 0)\n"
+		"  ep           only when named: MoE dispatch and combine of libubshmem\n"
+		"               (ubshmem_ep_*) at EP 8, 16, 32, 64, 128 and 256\n"
+		"               (--ep-sizes), each a job of that many ranks of ubbench\n"
+		"               started with ubrun (beside ubbench, else in PATH),\n"
+		"               spread over the nodes; 128 tokens a rank, hidden 7168,\n"
+		"               top-8 of 256 experts; per rank the modeled ns, GB/s\n"
+		"               and host us of a dispatch and of a combine (mean over\n"
+		"               the ranks and largest); sizes above the fabric's NPU\n"
+		"               dies are skipped (profile=cm384 has 768), those whose\n"
+		"               payload would not fit in half of MemAvailable run\n"
+		"               timing-only (UBSHMEM_TIMING=1, said in the table)\n"
 		"  coll         only when named, and alone: libubshmem's collectives in\n"
 		"               the manner of nccl-tests, run as --ranks ranks of\n"
 		"               ubrun (ubbench re-executes itself under it): broadcast,\n"
@@ -179,6 +195,8 @@ static void usage(FILE *f)
 		"                       (default %d, at least %d)\n"
 		"  -t, --tolerance PCT  model: how far a cell may be from the published\n"
 		"                       figure, whole percent 0..%d (default %d)\n"
+		"  -s, --ep-sizes LIST  ep: the EP sizes to run, comma-separated, of\n"
+		"                       8,16,32,64,128,256 (default all)\n"
 		"  -j, --json FILE      also write the results to FILE as JSON\n"
 		"  -r, --ranks N        coll: ranks, 2..%d (default %d)\n"
 		"  -p, --placement P    coll: ubrun's placement (default spread)\n"
@@ -483,6 +501,10 @@ static void print_table(const struct bench *b, const struct context *ctx)
 		printf("\n");
 		spread_print(b);
 	}
+	if (b->ep) {
+		printf("\n");
+		ep_print(b);
+	}
 }
 
 /* An entity, on one line: {"name": N, "eid": E}. */
@@ -573,6 +595,8 @@ static int write_json(const struct bench *b, const struct context *ctx)
 		queue_json(b, &j);
 	if (b->model || b->spread)
 		model_json(b, &j);
+	if (b->ep)
+		ep_json(b, &j);
 	return json_file_close(b, &j, f);
 }
 
@@ -682,7 +706,7 @@ static int parse_parts(int argc, char **argv, struct parts *p)
 			return -1;
 		}
 		last = part;
-		/* a part of no measurements (mem, coll) is one */
+		/* a part of no measurements (mem, ep, coll) is one */
 		p->sub[part] = sub_parts[part].names ? SUB_ALL(part) : 1;
 	}
 	return 0;
@@ -695,6 +719,7 @@ int main(int argc, char **argv)
 		{ "importer", required_argument, NULL, 'i' },
 		{ "iters", required_argument, NULL, 'n' },
 		{ "tolerance", required_argument, NULL, 't' },
+		{ "ep-sizes", required_argument, NULL, 's' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "ranks", required_argument, NULL, 'r' },
 		{ "placement", required_argument, NULL, 'p' },
@@ -706,6 +731,7 @@ int main(int argc, char **argv)
 	struct bench b = {
 		.iters = ITERS_DEFAULT,
 		.tolerance = TOLERANCE_DEFAULT,
+		.ep_sizes = EP_SIZES_ALL,
 	};
 	struct coll_opts coll = { COLL_RANKS, "spread", 0 };
 	unsigned long long n;
@@ -713,7 +739,9 @@ int main(int argc, char **argv)
 	bool mem, queue;
 	int opt, status;
 
-	while ((opt = getopt_long(argc, argv, "e:i:n:t:j:r:p:m:h", longopts,
+	if (ep_rank())
+		return ep_rank_main();
+	while ((opt = getopt_long(argc, argv, "e:i:n:t:s:j:r:p:m:h", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -738,6 +766,14 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			b.tolerance = n;
+			break;
+		case 's':
+			b.ep_sizes = ep_parse_sizes(optarg);
+			if (!b.ep_sizes) {
+				fprintf(stderr, "ubbench: --ep-sizes: not a list of 8, 16, 32, 64, 128, 256: %s\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'j':
 			b.json = optarg;
@@ -775,7 +811,7 @@ int main(int argc, char **argv)
 	}
 	if (parts.sub[PART_COLL]) {
 		if (parts.sub[PART_MEM] || parts.sub[PART_QUEUE] ||
-		    parts.sub[PART_MODEL]) {
+		    parts.sub[PART_MODEL] || parts.sub[PART_EP]) {
 			fprintf(stderr, "ubbench: coll runs alone\n");
 			return 2;
 		}
@@ -806,6 +842,8 @@ int main(int argc, char **argv)
 	if (parts.sub[PART_MODEL] & 1U << MODEL_TABLE && model_run(&b))
 		return 1;
 	if (parts.sub[PART_MODEL] & 1U << MODEL_SPREAD && spread_run(&b))
+		return 1;
+	if (parts.sub[PART_EP] && ep_run(&b))
 		return 1;
 	if (report(&b))
 		return 1;

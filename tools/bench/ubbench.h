@@ -46,6 +46,7 @@ struct model_bench;
 struct spread_bench;
 struct scale_bench;
 struct send_bench;
+struct ep_bench;
 
 /* NPU queue measurements, as `ubbench queue PART` names them. */
 enum queue_part { QUEUE_WRITE, QUEUE_READ, QUEUE_RATE, QUEUE_LAT,
@@ -68,6 +69,8 @@ struct bench {
 	struct spread_bench *spread;	/* NULL: not measured */
 	struct scale_bench *scale;	/* NULL: not measured */
 	struct send_bench *send;	/* NULL: not measured */
+	unsigned int ep_sizes;		/* ep: the EP sizes to run, a bit each */
+	struct ep_bench *ep;		/* NULL: not measured */
 };
 
 /*
@@ -239,5 +242,17 @@ struct coll_opts {
 #define COLL_ITERS	3	/* timed ops a row without --iters */
 int coll_main(struct bench *b, const struct coll_opts *o, int argc,
 	      char **argv);
+
+/*
+ * ep.c: MoE dispatch and combine at EP 8 .. 256 (b->ep_sizes), each a job
+ * of ranks of ubbench itself under ubrun; ep_rank_main() is such a rank.
+ */
+int ep_run(struct bench *b);
+void ep_print(const struct bench *b);
+void ep_json(const struct bench *b, struct json *j);
+int ep_rank_main(void);
+bool ep_rank(void);
+unsigned int ep_parse_sizes(const char *list);
+#define EP_SIZES_ALL	(8 | 16 | 32 | 64 | 128 | 256)
 
 #endif /* UBBENCH_H */
