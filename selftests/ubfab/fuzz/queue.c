@@ -745,7 +745,9 @@ static void write_entry(struct worker *w, struct queue_rec *q, struct rng *r,
 		build_entry(w, q, r, e.opcode, &e, true);
 		e.flags = rng_below(r, UBFAB_SQE_FLAGS + 1);
 		if (rng_chance(r, 4)) {
-			e.flags |= 4 << rng_below(r, 6);
+			/* a bit above the defined flags, of the 8 there are */
+			e.flags |= (UBFAB_SQE_FLAGS + 1) <<
+				   rng_below(r, 8 - __builtin_ctz(UBFAB_SQE_FLAGS + 1));
 			bad = true;
 		} else if (rng_chance(r, 3)) {
 			e.__reserved = 1 + rng_below(r, 0xffff);
