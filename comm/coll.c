@@ -165,26 +165,6 @@ static int ring_allgather(const struct ring *r, char *dest,
 	return 0;
 }
 
-static float bf16_to_float(uint16_t h)
-{
-	uint32_t u = (uint32_t)h << 16;
-	float f;
-
-	memcpy(&f, &u, sizeof(f));
-	return f;
-}
-
-/* Round to nearest, ties to even; a NaN stays a (quiet) NaN. */
-static uint16_t float_to_bf16(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, sizeof(u));
-	if ((u & 0x7fffffff) > 0x7f800000)
-		return (u >> 16) | 0x40;
-	return (u + 0x7fff + ((u >> 16) & 1)) >> 16;
-}
-
 /* acc[i] = acc[i] + mine[i] for @count elements of @type. */
 static void reduce_sum(void *acc, const void *mine, size_t count, int type)
 {
@@ -200,8 +180,8 @@ static void reduce_sum(void *acc, const void *mine, size_t count, int type)
 		} else {
 			uint16_t *a = acc;
 
-			a[i] = float_to_bf16(bf16_to_float(a[i]) +
-				bf16_to_float(((const uint16_t *)mine)[i]));
+			a[i] = shm_float_bf16(shm_bf16_float(a[i]) +
+				shm_bf16_float(((const uint16_t *)mine)[i]));
 		}
 	}
 }
