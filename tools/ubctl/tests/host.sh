@@ -648,6 +648,9 @@ fi
 monitor_run() {
 	sig=$1
 	shift
+	# Emptied first: the job truncates it only once it runs, and the
+	# loop below must not count an earlier test's lines.
+	: >"$tmp/out"
 	env LD_LIBRARY_PATH="$helpers/fake" "$ubctl" "$@" monitor \
 		>"$tmp/out" 2>"$tmp/err" &
 	pid=$!
