@@ -738,6 +738,38 @@ static bool ubfab_model_run(const struct ubfab_model_way *w,
 	return true;
 }
 
+/*
+ * What @ex, a one-plane transfer over the switch planes alike the last
+ * one @c remembers, holds on the plane it took: @c's way there, found
+ * when the first such transfer takes it.
+ */
+static struct ubfab_model_way *ubfab_model_way(struct ubfab_model_clock *c,
+					       const struct ubfab_loc *self,
+					       const struct ubfab_exec *ex)
+{
+	unsigned int plane = __ffs(ex->plane_mask);
+	const struct ubfab_model_xfer *x = &c->last_x;
+	struct ubfab_model_way *w = &c->ways[plane];
+	/* the links are the model's to write, whoever looks at the entity */
+	struct ubfab_entity *a = container_of((struct ubfab_loc *)self,
+					      struct ubfab_entity, loc);
+	struct ubfab_entity *b = container_of((struct ubfab_loc *)ex->peer,
+					      struct ubfab_entity, loc);
+
+	if (c->ways_found & BIT(plane))
+		return w;
+	c->ways_found |= BIT(plane);
+	w->engine = &a->engines[x->engine];
+	if (ex->sqe.opcode == UBFAB_OP_READ)
+		swap(a, b);
+	w->plane = plane;
+	w->nr_hops = ubfab_model_hops(a, b, plane, x->lat_ps, w->hops);
+	w->runs = c->last_ps > max(x->hold_ps, x->dur_ps);
+	w->free_below = U64_MAX - ubfab_model_sum(x->lat_ps,
+						  max(x->hold_ps, x->dur_ps));
+	return w;
+}
+
 /**
  * ubfab_model_contend_alike() - ubfab_model_contend() for a transfer
  *	alike the last its queue charged
@@ -762,18 +794,23 @@ void ubfab_model_contend_alike(struct ubfab_model_clock *c,
 			       unsigned int ahead)
 {
 	const struct ubfab_exec *e = ex + 1, *end = e + ahead;
+	struct ubfab_model_way *w = ubfab_model_way(c, self, ex);
 	unsigned int k;
 	u64 key;
 
 	if (c->run_lone) {
 		c->run_lone--;
-	} else if (ahead && c->last_way.runs && !trace_ubfab_link_enabled()) {
-		/* @ex is alike the last, and so is each after it of the same key */
+	} else if (ahead && w->runs && !trace_ubfab_link_enabled()) {
+		/*
+		 * @ex is alike the last, and so is each after it of the same
+		 * key; of those, the ones on its plane take its way
+		 */
 		key = ubfab_model_key(&ex->sqe);
-		while (e < end && ubfab_model_key(&e->sqe) == key)
+		while (e < end && ubfab_model_key(&e->sqe) == key &&
+		       e->plane_mask == ex->plane_mask)
 			e++;
 		k = e - ex;
-		if (k > 1 && ubfab_model_run(&c->last_way, &c->last_x, before,
+		if (k > 1 && ubfab_model_run(w, &c->last_x, before,
 					     c->last_ps, k, ex->bytes)) {
 			c->run_left = k - 1;
 			return;
@@ -781,32 +818,7 @@ void ubfab_model_contend_alike(struct ubfab_model_clock *c,
 		c->run_lone = k - 1;
 	}
 	ubfab_model_advance(c, ubfab_model_delay(self, ex, before, &c->last_x,
-						 &c->last_way, false));
-}
-
-/*
- * What @ex, a one-plane transfer over the switch planes that costs @cost
- * alone, holds (@x: ubfab_model_plane_xfer()), into @w.
- */
-static void ubfab_model_way(const struct ubfab_loc *self,
-			    const struct ubfab_exec *ex, u64 cost,
-			    const struct ubfab_model_xfer *x,
-			    struct ubfab_model_way *w)
-{
-	/* the links are the model's to write, whoever looks at the entity */
-	struct ubfab_entity *a = container_of((struct ubfab_loc *)self,
-					      struct ubfab_entity, loc);
-	struct ubfab_entity *b = container_of((struct ubfab_loc *)ex->peer,
-					      struct ubfab_entity, loc);
-
-	w->engine = &a->engines[x->engine];
-	if (ex->sqe.opcode == UBFAB_OP_READ)
-		swap(a, b);
-	w->plane = __ffs(ex->plane_mask);
-	w->nr_hops = ubfab_model_hops(a, b, w->plane, x->lat_ps, w->hops);
-	w->runs = cost > max(x->hold_ps, x->dur_ps);
-	w->free_below = U64_MAX - ubfab_model_sum(x->lat_ps,
-						  max(x->hold_ps, x->dur_ps));
+						 w, false));
 }
 
 /**
@@ -852,8 +864,7 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 		c->last_kind = ubfab_model_kind(&ex->sqe);
 		c->last_planes = planes;
 		c->last_x = x;
-		if (planes)
-			ubfab_model_way(self, ex, cost, &x, &c->last_way);
+		c->ways_found = 0;
 	}
 	ubfab_model_advance(c, cost);
 	if (planes)

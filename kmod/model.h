@@ -229,15 +229,16 @@ enum ubfab_model_run {
 };
 
 /**
- * struct ubfab_model_way - what a one-plane transfer holds, found once
- *	for a run of transfers alike (struct ubfab_model_clock)
+ * struct ubfab_model_way - what a one-plane transfer holds on its plane,
+ *	found once for the transfers alike that take that plane (struct
+ *	ubfab_model_clock)
  * @engine: its initiator's resource (DMA engine or vector-core path)
  * @hops: the links it crosses, in order
  * @nr_hops: how many
  * @plane: the plane
- * @runs: a run of these transfers back to back on one queue can be
- *	reserved at once (ubfab_model_run()): each ends its hold on the
- *	engine and every link before the next one gets there
+ * @runs: a run of these transfers back to back on one queue, all on the
+ *	plane, can be reserved at once (ubfab_model_run()): each ends its
+ *	hold on the engine and every link before the next one gets there
  * @free_below: one whose data leaves before this time may take its
  *	engine and links the short way (ubfab_model_delay()): no time it
  *	reserves passes 2^64 ps
@@ -275,7 +276,11 @@ long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg);
  *	there is no such transfer (ubfab_model_clock_init())
  * @last_kind: its opcode and class (ubfab_model_kind())
  * @last_x: how it crosses the planes, when @last_planes
- * @last_way: what it holds there, when @last_planes
+ * @ways: what a transfer alike it holds on each plane, when @last_planes:
+ *	a transfer takes the plane its chunk took (@ex->plane_mask; the fast
+ *	path moves the queue's plane cursor by one each entry), and each
+ *	plane's way is found when one first takes it
+ * @ways_found: bit p: @ways[p] is found for the last transfer
  * @last_planes: it crossed the switch planes (not the die-to-die link)
  * @run_left: entries of the burst being charged, alike the last, whose
  *	links were reserved with the first of their run (ubfab_model_run())
@@ -298,12 +303,15 @@ struct ubfab_model_clock {
 	bool last_planes;
 	u8 run_left;
 	u8 run_lone;
+	u16 ways_found;
 	struct ubfab_model_xfer last_x;
-	struct ubfab_model_way last_way;
+	struct ubfab_model_way ways[UBFAB_MAX_PLANES];
 	u64 entries;
 	u32 seed;
 	u32 qid;
 };
+
+static_assert(UBFAB_MAX_PLANES <= 16);
 
 void ubfab_model_charge_new(struct ubfab_model_clock *c,
 			    const struct ubfab_loc *self,

@@ -442,62 +442,64 @@ static void ubfab_kunit_clock(struct kunit *test)
 						    ubfab_kunit_npu(0, 1, 0));
 	struct ubfab_loc *far = ubfab_kunit_entity(test, fab, 2,
 						   ubfab_kunit_npu(1, 0, 0));
-	struct ubfab_model_clock c = {};
+	struct ubfab_model_clock *c = kunit_kzalloc(test, sizeof(*c),
+						    GFP_KERNEL);
 	struct ubfab_exec ex = { .sqe.opcode = UBFAB_OP_NOP };
 	u64 one, t;
 
+	KUNIT_ASSERT_NOT_NULL(test, c);
 	/* a fresh clock prices nothing from memory: a NOP costs the issue */
-	ubfab_model_clock_init(&c, 0, 0);
-	ubfab_model_charge(&c, a, &ex);
-	KUNIT_EXPECT_EQ(test, c.now_ps, p->issue_ps);
-	c.now_ps = 0;
+	ubfab_model_clock_init(c, 0, 0);
+	ubfab_model_charge(c, a, &ex);
+	KUNIT_EXPECT_EQ(test, c->now_ps, p->issue_ps);
+	c->now_ps = 0;
 	ex = (struct ubfab_exec) {
 		.sqe.opcode = UBFAB_OP_WRITE, .peer = node, .plane_mask = 4,
 		.bytes = 64,
 	};
 	one = ubfab_model_cost_ps(p, a, &ex, NULL);
-	ubfab_model_charge(&c, a, &ex);
-	KUNIT_EXPECT_EQ(test, c.now_ps, one);
+	ubfab_model_charge(c, a, &ex);
+	KUNIT_EXPECT_EQ(test, c->now_ps, one);
 	KUNIT_EXPECT_EQ(test, ex.model_ns, one / 1000);
 	/* alike but on another plane: the same cost, remembered */
 	ex.plane_mask = 8;
-	ubfab_model_charge(&c, a, &ex);
-	KUNIT_EXPECT_EQ(test, c.now_ps, 2 * one);
-	KUNIT_EXPECT_EQ(test, c.last_ps, one);
+	ubfab_model_charge(c, a, &ex);
+	KUNIT_EXPECT_EQ(test, c->now_ps, 2 * one);
+	KUNIT_EXPECT_EQ(test, c->last_ps, one);
 	/* another peer, length or opcode: priced anew */
 	ex.peer = far;
-	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
-	ubfab_model_charge(&c, a, &ex);
-	KUNIT_EXPECT_EQ(test, c.now_ps, t);
+	t = c->now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(c, a, &ex);
+	KUNIT_EXPECT_EQ(test, c->now_ps, t);
 	ex.bytes = 65;
-	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
-	ubfab_model_charge(&c, a, &ex);
-	KUNIT_EXPECT_EQ(test, c.now_ps, t);
+	t = c->now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(c, a, &ex);
+	KUNIT_EXPECT_EQ(test, c->now_ps, t);
 	ex.sqe.opcode = UBFAB_OP_READ;
-	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
-	ubfab_model_charge(&c, a, &ex);
-	KUNIT_EXPECT_EQ(test, c.now_ps, t);
+	t = c->now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(c, a, &ex);
+	KUNIT_EXPECT_EQ(test, c->now_ps, t);
 	/* two chunks over two planes: priced anew, and not remembered */
 	ex.plane_mask = 0x3;
 	ex.bytes = 2 * UBFAB_PLANE_CHUNK;
-	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
-	ubfab_model_charge(&c, a, &ex);
-	KUNIT_EXPECT_EQ(test, c.now_ps, t);
-	KUNIT_EXPECT_EQ(test, c.last_bytes, 65);
+	t = c->now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(c, a, &ex);
+	KUNIT_EXPECT_EQ(test, c->now_ps, t);
+	KUNIT_EXPECT_EQ(test, c->last_bytes, 65);
 	ex.plane_mask = 0x7f;
-	t = c.now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
-	ubfab_model_charge(&c, a, &ex);
-	KUNIT_EXPECT_EQ(test, c.now_ps, t);
+	t = c->now_ps + ubfab_model_cost_ps(p, a, &ex, NULL);
+	ubfab_model_charge(c, a, &ex);
+	KUNIT_EXPECT_EQ(test, c->now_ps, t);
 	/* a NOP after it: no crossing, the issue overhead */
 	ex = (struct ubfab_exec) { .sqe.opcode = UBFAB_OP_NOP };
-	t = c.now_ps + p->issue_ps;
-	ubfab_model_charge(&c, a, &ex);
-	KUNIT_EXPECT_EQ(test, c.now_ps, t);
+	t = c->now_ps + p->issue_ps;
+	ubfab_model_charge(c, a, &ex);
+	KUNIT_EXPECT_EQ(test, c->now_ps, t);
 	/* the clock saturates */
 	ex = (struct ubfab_exec) { .sqe.opcode = UBFAB_OP_COMPUTE,
 				   .sqe.value = U64_MAX / 1000 };
-	ubfab_model_charge(&c, a, &ex);
-	KUNIT_EXPECT_EQ(test, c.now_ps, U64_MAX);
+	ubfab_model_charge(c, a, &ex);
+	KUNIT_EXPECT_EQ(test, c->now_ps, U64_MAX);
 	KUNIT_EXPECT_EQ(test, ex.model_ns, U64_MAX / 1000);
 }
 
@@ -505,23 +507,27 @@ static void ubfab_kunit_clock(struct kunit *test)
  * Charge @ex, from @self to @peer, on a fresh clock at @now of queue
  * number @qid: its end.
  */
-static u64 ubfab_kunit_charge_q(struct ubfab_loc *self, struct ubfab_loc *peer,
-				struct ubfab_exec *ex, u64 now, u32 qid)
+static u64 ubfab_kunit_charge_q(struct kunit *test, struct ubfab_loc *self,
+				struct ubfab_loc *peer, struct ubfab_exec *ex,
+				u64 now, u32 qid)
 {
-	struct ubfab_model_clock c = {};
+	struct ubfab_model_clock *c = kunit_kzalloc(test, sizeof(*c),
+						    GFP_KERNEL);
 
-	ubfab_model_clock_init(&c, 0, qid);
-	c.now_ps = now;
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	ubfab_model_clock_init(c, 0, qid);
+	c->now_ps = now;
 	ex->peer = peer;
-	ubfab_model_charge(&c, self, ex);
-	return c.now_ps;
+	ubfab_model_charge(c, self, ex);
+	return c->now_ps;
 }
 
 /* ubfab_kunit_charge_q() on queue 0. */
-static u64 ubfab_kunit_charge(struct ubfab_loc *self, struct ubfab_loc *peer,
-			      struct ubfab_exec *ex, u64 now)
+static u64 ubfab_kunit_charge(struct kunit *test, struct ubfab_loc *self,
+			      struct ubfab_loc *peer, struct ubfab_exec *ex,
+			      u64 now)
 {
-	return ubfab_kunit_charge_q(self, peer, ex, now, 0);
+	return ubfab_kunit_charge_q(test, self, peer, ex, now, 0);
 }
 
 /*
@@ -554,27 +560,28 @@ static void ubfab_kunit_contention(struct kunit *test)
 	one_far = ubfab_model_cost_ps(p, n[0], &ex, NULL);
 
 	/* two senders into one receiver at once: the second waits */
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[0], n[2], &ex, 0), one);
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[1], n[2], &ex, 0),
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[0], n[2], &ex, 0), one);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[1], n[2], &ex, 0),
 			one + dur);
 	/* a disjoint pair does not */
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[4], n[6], &ex, 0), one);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[4], n[6], &ex, 0), one);
 	/* far ahead in modeled time, then one behind it: it passes */
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[5], n[2], &ex, 10000000000),
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge(test, n[5], n[2], &ex, 10000000000),
 			10000000000 + one);
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[7], n[2], &ex, 0), one);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[7], n[2], &ex, 0), one);
 	/* to the other node, one L2 switch: the uplink is shared */
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[8], far[0], &ex, 0),
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[8], far[0], &ex, 0),
 			one_far);
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[9], far[1], &ex, 0),
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[9], far[1], &ex, 0),
 			one_far + dur);
 	/* a READ's data comes over the peer's port and into the reader's */
 	ex.sqe.opcode = UBFAB_OP_READ;
 	ex.peer = n[6];
 	one = ubfab_model_cost_ps(p, n[3], &ex, NULL);
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(n[3], n[6], &ex, 0), one);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[3], n[6], &ex, 0), one);
 	/* n[6]'s rx took n[4]'s write: its tx is idle */
-	KUNIT_EXPECT_LT(test, one, ubfab_kunit_charge(n[3], n[7], &ex, 0));
+	KUNIT_EXPECT_LT(test, one, ubfab_kunit_charge(test, n[3], n[7], &ex, 0));
 }
 
 /*
@@ -605,7 +612,8 @@ static void ubfab_kunit_engines(struct kunit *test)
 	ex.peer = n[1];
 	one = ubfab_model_cost_ps(p, n[0], &ex, NULL);
 	KUNIT_EXPECT_EQ(test, one, lat + eng);
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(n[0], n[1], &ex, 0, 0), one);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge_q(test, n[0], n[1], &ex, 0, 0), one);
 	/*
 	 * queue 1 has an engine of its own: to another peer over the same
 	 * ports, after queue 0's share of them (its bytes at the links'
@@ -613,25 +621,27 @@ static void ubfab_kunit_engines(struct kunit *test)
 	 * queue 4 waits for queue 0's engine
 	 */
 	ex.peer = n[2];
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(n[0], n[2], &ex, 0, 1), one);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge_q(test, n[0], n[2], &ex, 0, 1), one);
 	ex.peer = n[3];
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(n[0], n[3], &ex, 0, 4),
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(test, n[0], n[3], &ex, 0, 4),
 			one + eng);
 	/* another die's queue 0: its own engine, idle links */
 	ex.peer = n[5];
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(n[4], n[5], &ex, 0, 0), one);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge_q(test, n[4], n[5], &ex, 0, 0), one);
 
 	/* a small message: the engine's issue cost holds it, 100 ns */
 	ex.bytes = 64;
 	ex.plane_mask = 1;
 	ex.peer = n[1];
 	small = ubfab_model_cost_ps(p, n[4], &ex, NULL);
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(n[4], n[1], &ex,
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(test, n[4], n[1], &ex,
 						   SZ_1G, 0), SZ_1G + small);
 	/* the same engine at the same time, another plane and peer: after it */
 	ex.plane_mask = 2;
 	ex.peer = n[2];
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(n[4], n[2], &ex,
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge_q(test, n[4], n[2], &ex,
 						   SZ_1G, 4),
 			SZ_1G + small + p->gap_ps[UBFAB_MODEL_DMA]);
 	KUNIT_EXPECT_LE(test, p->gap_ps[UBFAB_MODEL_DMA], p->dma_ps);
@@ -670,26 +680,37 @@ enum { UBFAB_KUNIT_ANEW, UBFAB_KUNIT_ALIKE, UBFAB_KUNIT_BURST, UBFAB_KUNIT_WAYS 
  * burst (runs reserved at once); expect the same model_ns for each and
  * the same clocks, and in the burst, after the first, the rest up to
  * entry @odd, which moves twice the bytes (none if 0), left to the run
- * (run_left) when @runs, else contending one by one (run_lone).
+ * (run_left) when @runs, else contending one by one (run_lone). With
+ * @rotate, the planes up, entry i takes the (i mod their number)-th of
+ * them, as the fast path's plane cursor moves (its runs then are not
+ * checked).
  */
 static void ubfab_kunit_run(struct kunit *test,
 			    struct ubfab_loc *n[UBFAB_KUNIT_WAYS][5],
 			    unsigned int from, unsigned int to,
 			    const struct ubfab_exec *ex, u32 qid, u64 now,
-			    bool runs, unsigned int odd)
+			    bool runs, unsigned int odd, unsigned long rotate)
 {
 	struct ubfab_exec *x = kunit_kcalloc(test, UBFAB_KUNIT_WAYS * 8,
 					     sizeof(*x), GFP_KERNEL);
-	struct ubfab_model_clock c[UBFAB_KUNIT_WAYS] = {};
-	unsigned int i, w;
+	struct ubfab_model_clock *c = kunit_kcalloc(test, UBFAB_KUNIT_WAYS,
+						    sizeof(*c), GFP_KERNEL);
+	unsigned int i, w, plane = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, x);
+	KUNIT_ASSERT_NOT_NULL(test, c);
 	for (w = 0; w < UBFAB_KUNIT_WAYS; w++) {
 		ubfab_model_clock_init(&c[w], 0, qid);
 		c[w].now_ps = now;
-		for (i = 0; i < 8; i++) {
+		for (i = 0, plane = 0; i < 8; i++) {
 			x[w * 8 + i] = *ex;
 			x[w * 8 + i].peer = n[w][to];
+			if (!rotate)
+				continue;
+			plane = find_next_bit(&rotate, 7, plane);
+			if (plane == 7)
+				plane = find_first_bit(&rotate, 7);
+			x[w * 8 + i].plane_mask = BIT(plane++);
 		}
 		/* not alike: the run ends before it */
 		if (odd) {
@@ -712,7 +733,7 @@ static void ubfab_kunit_run(struct kunit *test,
 		KUNIT_EXPECT_NE(test, x[i].model_ns, 0);
 		KUNIT_EXPECT_EQ(test, x[i].model_ns, x[8 + i].model_ns);
 		KUNIT_EXPECT_EQ(test, x[i].model_ns, x[16 + i].model_ns);
-		if (i == 1)
+		if (i == 1 && !rotate)
 			KUNIT_EXPECT_EQ_MSG(test,
 					    runs ? c[UBFAB_KUNIT_BURST].run_left :
 					    c[UBFAB_KUNIT_BURST].run_lone,
@@ -753,14 +774,14 @@ static void ubfab_kunit_runs(struct kunit *test)
 					     ubfab_kunit_npu(1, 0, 0));
 	}
 
-	ubfab_kunit_run(test, n, 0, 1, &ex, 0, 0, true, 0);
+	ubfab_kunit_run(test, n, 0, 1, &ex, 0, 0, true, 0, 0);
 	ex.plane_mask = 2;
-	ubfab_kunit_run(test, n, 0, 4, &ex, 1, 0, true, 0);
+	ubfab_kunit_run(test, n, 0, 4, &ex, 1, 0, true, 0, 0);
 	ex.sqe.opcode = UBFAB_OP_READ;
-	ubfab_kunit_run(test, n, 2, 0, &ex, 0, SZ_1G, true, 0);
+	ubfab_kunit_run(test, n, 2, 0, &ex, 0, SZ_1G, true, 0, 0);
 	/* n0's port into plane 1 is held later in modeled time: passed */
 	ex.sqe.opcode = UBFAB_OP_WRITE;
-	ubfab_kunit_run(test, n, 0, 3, &ex, 2, 0, true, 0);
+	ubfab_kunit_run(test, n, 0, 3, &ex, 2, 0, true, 0, 0);
 	/*
 	 * 1 MiB into n1 over plane 0 holds its port from a time between the
 	 * second and the third of a run from n2: the run would wait
@@ -770,10 +791,10 @@ static void ubfab_kunit_runs(struct kunit *test)
 	cost = ubfab_model_cost_ps(p, n[0][2], &ex, NULL);
 	ex.bytes = SZ_1M;
 	for (w = 0; w < UBFAB_KUNIT_WAYS; w++)
-		ubfab_kunit_charge_q(n[w][3], n[w][1], &ex,
+		ubfab_kunit_charge_q(test, n[w][3], n[w][1], &ex,
 				     SZ_1G + cost * 3 / 2, 0);
 	ex.bytes = 64;
-	ubfab_kunit_run(test, n, 2, 1, &ex, 1, SZ_1G, false, 0);
+	ubfab_kunit_run(test, n, 2, 1, &ex, 1, SZ_1G, false, 0, 0);
 	/*
 	 * to another node, 1 MiB from n1 taking the second link on the way,
 	 * the L1's uplink, between the second and the third: their engine
@@ -785,14 +806,27 @@ static void ubfab_kunit_runs(struct kunit *test)
 	cost = ubfab_model_cost_ps(p, n[0][0], &ex, NULL);
 	ex.bytes = SZ_1M;
 	for (w = 0; w < UBFAB_KUNIT_WAYS; w++)
-		ubfab_kunit_charge_q(n[w][1], n[w][4], &ex,
+		ubfab_kunit_charge_q(test, n[w][1], n[w][4], &ex,
 				     2ULL * SZ_1G + cost * 3 / 2, 0);
 	ex.bytes = 64;
-	ubfab_kunit_run(test, n, 0, 4, &ex, 3, 2ULL * SZ_1G, false, 0);
+	ubfab_kunit_run(test, n, 0, 4, &ex, 3, 2ULL * SZ_1G, false, 0, 0);
 
 	/* a burst of alike transfers but the sixth: a run of four */
 	ex.plane_mask = 1;
-	ubfab_kunit_run(test, n, 0, 1, &ex, 0, 3ULL * SZ_1G, true, 5);
+	ubfab_kunit_run(test, n, 0, 1, &ex, 0, 3ULL * SZ_1G, true, 5, 0);
+
+	/*
+	 * entries alike taking the planes in turn, as the fast path gives
+	 * them out, plane 3 down: each holds its own plane's links, within
+	 * a node and to another, for a READ; and with one of another length
+	 * between
+	 */
+	ubfab_kunit_run(test, n, 0, 1, &ex, 0, 4ULL * SZ_1G, true, 0, 0x77);
+	ubfab_kunit_run(test, n, 1, 4, &ex, 1, 4ULL * SZ_1G, true, 0, 0x7f);
+	ex.sqe.opcode = UBFAB_OP_READ;
+	ubfab_kunit_run(test, n, 3, 2, &ex, 2, 5ULL * SZ_1G, true, 0, 0x7f);
+	ex.sqe.opcode = UBFAB_OP_WRITE;
+	ubfab_kunit_run(test, n, 2, 4, &ex, 3, 6ULL * SZ_1G, true, 4, 0x6f);
 
 	for (w = 1; w < UBFAB_KUNIT_WAYS; w++) {
 		for (i = 0; i < 5; i++) {
@@ -817,11 +851,14 @@ static void ubfab_kunit_runs(struct kunit *test)
 	}
 	/*
 	 * and they did hold links: n0's port into plane 0 carried the first
-	 * 8 and the last burst's 7 of 64 bytes and one of 128
+	 * 8 and the last burst's 7 of 64 bytes and one of 128, and of the
+	 * 8 taking planes 0, 1, 2, 4, 5, 6 in turn the first and the seventh
 	 */
 	e = container_of(n[0][0], struct ubfab_entity, loc);
 	KUNIT_EXPECT_EQ(test, atomic64_read(&e->ports[0].tx.bytes),
-			15 * 64 + 128);
+			17 * 64 + 128);
+	/* plane 3 was down: its port carried none of them */
+	KUNIT_EXPECT_EQ(test, atomic64_read(&e->ports[3].tx.bytes), 0);
 }
 
 static struct kunit_case ubfab_model_cases[] = {
