@@ -687,67 +687,15 @@ static void ubfab_model_hold(struct ubfab_link *l, u64 t, u64 dur)
 }
 
 /*
- * Reserve at once what a run of @k transfers alike holds, @w and @x, the
- * first starting at @before on its queue's clock and each @cost after the
- * last, when none of them would wait for the engine or a link
- * (ubfab_model_run_look()): as they would one by one, with nothing else
- * reserving meanwhile, the engine and each link they do not pass by end
- * up held by the last, and such a link counts all @k of @bytes.
- * Return: false, reserving nothing, when one would wait, or a time would
- * pass the clock's end.
- */
-static bool ubfab_model_run(const struct ubfab_model_way *w,
-			    const struct ubfab_model_xfer *x, u64 before,
-			    u64 cost, unsigned int k, u32 bytes)
-{
-	const struct ubfab_model_hop *h;
-	enum ubfab_model_run look;
-	unsigned int i, held = 0;
-	u64 t0, span, last;
-
-	if (check_add_overflow(before, x->off_ps, &t0) ||
-	    check_mul_overflow((u64)k - 1, cost, &span) ||
-	    check_add_overflow(t0, span, &last) ||
-	    check_add_overflow(last, x->lat_ps + x->dur_ps + x->hold_ps,
-			       &last))
-		return false;
-	/* bit i: hop i held, bit UBFAB_MODEL_HOPS: the engine */
-	look = ubfab_model_run_look(w->engine, t0, t0 + span);
-	if (look == UBFAB_MODEL_RUN_WAIT)
-		return false;
-	held |= (look == UBFAB_MODEL_RUN_HOLD) << UBFAB_MODEL_HOPS;
-	for (i = 0; i < w->nr_hops; i++) {
-		h = &w->hops[i];
-		look = ubfab_model_run_look(h->link, t0 + h->at_ps,
-					    t0 + h->at_ps + span);
-		if (look == UBFAB_MODEL_RUN_WAIT)
-			return false;
-		held |= (look == UBFAB_MODEL_RUN_HOLD) << i;
-	}
-	/* the engine's use is not counted */
-	if (held & BIT(UBFAB_MODEL_HOPS))
-		ubfab_model_hold(w->engine, t0 + span, x->hold_ps);
-	for (i = 0; i < w->nr_hops; i++) {
-		if (!(held & BIT(i)))
-			continue;
-		h = &w->hops[i];
-		ubfab_model_hold(h->link, t0 + span + h->at_ps, x->dur_ps);
-		atomic64_add((u64)k * bytes, &h->link->bytes);
-		atomic64_add(k * x->dur_ps, &h->link->busy_ps);
-	}
-	return true;
-}
-
-/*
- * What @ex, a one-plane transfer over the switch planes alike the last
- * one @c remembers, holds on the plane it took: @c's way there, found
+ * What @ex, a transfer over the switch planes alike the last one @c
+ * remembers, holds on @plane, the one it took: @c's way there, found
  * when the first such transfer takes it.
  */
 static struct ubfab_model_way *ubfab_model_way(struct ubfab_model_clock *c,
 					       const struct ubfab_loc *self,
-					       const struct ubfab_exec *ex)
+					       const struct ubfab_exec *ex,
+					       unsigned int plane)
 {
-	unsigned int plane = __ffs(ex->plane_mask);
 	const struct ubfab_model_xfer *x = &c->last_x;
 	struct ubfab_model_way *w = &c->ways[plane];
 	/* the links are the model's to write, whoever looks at the entity */
@@ -768,6 +716,88 @@ static struct ubfab_model_way *ubfab_model_way(struct ubfab_model_clock *c,
 	w->free_below = U64_MAX - ubfab_model_sum(x->lat_ps,
 						  max(x->hold_ps, x->dur_ps));
 	return w;
+}
+
+/*
+ * Reserve at once what a run of @k transfers alike the last one @c
+ * remembers holds, @ex the first, starting at @before on @c and each
+ * @c->last_ps after the last, when none of them would wait for the
+ * engine or a link (ubfab_model_run_look()): as they would one by one,
+ * with nothing else reserving meanwhile. The engine, which all of them
+ * take, and each link of a plane that they do not pass by end up held
+ * by the last that took it, and such a link counts the bytes of all that
+ * took its plane (the fast path gives the planes out in turn: the
+ * transfers on one plane are a few apart, each ending its hold before
+ * the next gets there, as @runs of struct ubfab_model_way says).
+ * Return: false, reserving nothing, when one would wait, or a time would
+ * pass the clock's end.
+ */
+static bool ubfab_model_run(struct ubfab_model_clock *c,
+			    const struct ubfab_loc *self,
+			    const struct ubfab_exec *ex, u64 before,
+			    unsigned int k)
+{
+	u64 first[UBFAB_MAX_PLANES], last[UBFAB_MAX_PLANES], t0, span, t;
+	const struct ubfab_model_xfer *x = &c->last_x;
+	unsigned int n[UBFAB_MAX_PLANES], i, plane;
+	const struct ubfab_model_way *w = NULL;
+	const struct ubfab_model_hop *h;
+	enum ubfab_model_run look;
+	unsigned long planes = 0;
+	u64 held = 0;
+	bool engine;
+
+	if (check_add_overflow(before, x->off_ps, &t0) ||
+	    check_mul_overflow((u64)k - 1, c->last_ps, &span) ||
+	    check_add_overflow(t0, span, &t) ||
+	    check_add_overflow(t, x->lat_ps + x->dur_ps + x->hold_ps, &t))
+		return false;
+	/* each plane's first and last transfer's time, and how many */
+	for (i = 0, t = t0; i < k; i++, t += c->last_ps) {
+		plane = __ffs(ex[i].plane_mask);
+		if (!(planes & BIT(plane))) {
+			planes |= BIT(plane);
+			first[plane] = t;
+			n[plane] = 0;
+		}
+		last[plane] = t;
+		n[plane]++;
+	}
+	/* bit plane * UBFAB_MODEL_HOPS + i: hop i of the plane's way held */
+	for_each_set_bit(plane, &planes, UBFAB_MAX_PLANES) {
+		w = ubfab_model_way(c, self, ex, plane);
+		for (i = 0; i < w->nr_hops; i++) {
+			h = &w->hops[i];
+			look = ubfab_model_run_look(h->link,
+						    first[plane] + h->at_ps,
+						    last[plane] + h->at_ps);
+			if (look == UBFAB_MODEL_RUN_WAIT)
+				return false;
+			held |= (u64)(look == UBFAB_MODEL_RUN_HOLD) <<
+				(plane * UBFAB_MODEL_HOPS + i);
+		}
+	}
+	look = ubfab_model_run_look(w->engine, t0, t0 + span);
+	if (look == UBFAB_MODEL_RUN_WAIT)
+		return false;
+	engine = look == UBFAB_MODEL_RUN_HOLD;
+	/* the engine's use is not counted */
+	if (engine)
+		ubfab_model_hold(w->engine, t0 + span, x->hold_ps);
+	for_each_set_bit(plane, &planes, UBFAB_MAX_PLANES) {
+		w = &c->ways[plane];
+		for (i = 0; i < w->nr_hops; i++) {
+			if (!(held & BIT_ULL(plane * UBFAB_MODEL_HOPS + i)))
+				continue;
+			h = &w->hops[i];
+			ubfab_model_hold(h->link, last[plane] + h->at_ps,
+					 x->dur_ps);
+			atomic64_add((u64)n[plane] * ex->bytes,
+				     &h->link->bytes);
+			atomic64_add(n[plane] * x->dur_ps, &h->link->busy_ps);
+		}
+	}
+	return true;
 }
 
 /**
@@ -794,24 +824,20 @@ void ubfab_model_contend_alike(struct ubfab_model_clock *c,
 			       unsigned int ahead)
 {
 	const struct ubfab_exec *e = ex + 1, *end = e + ahead;
-	struct ubfab_model_way *w = ubfab_model_way(c, self, ex);
+	struct ubfab_model_way *w = ubfab_model_way(c, self, ex,
+						    __ffs(ex->plane_mask));
 	unsigned int k;
 	u64 key;
 
 	if (c->run_lone) {
 		c->run_lone--;
 	} else if (ahead && w->runs && !trace_ubfab_link_enabled()) {
-		/*
-		 * @ex is alike the last, and so is each after it of the same
-		 * key; of those, the ones on its plane take its way
-		 */
+		/* @ex is alike the last, and so is each after it of the same key */
 		key = ubfab_model_key(&ex->sqe);
-		while (e < end && ubfab_model_key(&e->sqe) == key &&
-		       e->plane_mask == ex->plane_mask)
+		while (e < end && ubfab_model_key(&e->sqe) == key)
 			e++;
 		k = e - ex;
-		if (k > 1 && ubfab_model_run(w, &c->last_x, before,
-					     c->last_ps, k, ex->bytes)) {
+		if (k > 1 && ubfab_model_run(c, self, ex, before, k)) {
 			c->run_left = k - 1;
 			return;
 		}

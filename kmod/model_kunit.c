@@ -682,8 +682,7 @@ enum { UBFAB_KUNIT_ANEW, UBFAB_KUNIT_ALIKE, UBFAB_KUNIT_BURST, UBFAB_KUNIT_WAYS 
  * entry @odd, which moves twice the bytes (none if 0), left to the run
  * (run_left) when @runs, else contending one by one (run_lone). With
  * @rotate, the planes up, entry i takes the (i mod their number)-th of
- * them, as the fast path's plane cursor moves (its runs then are not
- * checked).
+ * them, as the fast path's plane cursor moves.
  */
 static void ubfab_kunit_run(struct kunit *test,
 			    struct ubfab_loc *n[UBFAB_KUNIT_WAYS][5],
@@ -733,7 +732,7 @@ static void ubfab_kunit_run(struct kunit *test,
 		KUNIT_EXPECT_NE(test, x[i].model_ns, 0);
 		KUNIT_EXPECT_EQ(test, x[i].model_ns, x[8 + i].model_ns);
 		KUNIT_EXPECT_EQ(test, x[i].model_ns, x[16 + i].model_ns);
-		if (i == 1 && !rotate)
+		if (i == 1)
 			KUNIT_EXPECT_EQ_MSG(test,
 					    runs ? c[UBFAB_KUNIT_BURST].run_left :
 					    c[UBFAB_KUNIT_BURST].run_lone,
@@ -744,6 +743,30 @@ static void ubfab_kunit_run(struct kunit *test,
 			c[UBFAB_KUNIT_BURST].now_ps);
 	KUNIT_EXPECT_EQ(test, c[UBFAB_KUNIT_ANEW].entries, 8);
 	KUNIT_EXPECT_EQ(test, c[UBFAB_KUNIT_BURST].entries, 8);
+}
+
+/*
+ * In each fabric of @n, 1 MiB WRITE from entity @by to @to over the
+ * planes @mask, leaving half way between the second and the third of a
+ * run of 64-byte WRITEs from @from to @to that starts at @now: it holds
+ * the links it shares with the run from between them.
+ */
+static void ubfab_kunit_between(struct kunit *test,
+				struct ubfab_loc *n[UBFAB_KUNIT_WAYS][5],
+				unsigned int by, unsigned int from,
+				unsigned int to, u32 mask, u64 now)
+{
+	struct ubfab_exec ex = {
+		.sqe.opcode = UBFAB_OP_WRITE, .plane_mask = mask, .bytes = 64,
+		.peer = n[0][to],
+	};
+	u64 cost = ubfab_model_cost_ps(p, n[0][from], &ex, NULL);
+	unsigned int w;
+
+	ex.bytes = SZ_1M;
+	for (w = 0; w < UBFAB_KUNIT_WAYS; w++)
+		ubfab_kunit_charge_q(test, n[w][by], n[w][to], &ex,
+				     now + cost * 3 / 2, 0);
 }
 
 /*
@@ -763,7 +786,6 @@ static void ubfab_kunit_runs(struct kunit *test)
 	struct ubfab_loc *n[UBFAB_KUNIT_WAYS][5];
 	struct ubfab_entity *e, *f;
 	unsigned int i, j, w;
-	u64 cost;
 
 	for (w = 0; w < UBFAB_KUNIT_WAYS; w++) {
 		fab[w] = ubfab_kunit_fabric(test);
@@ -786,14 +808,8 @@ static void ubfab_kunit_runs(struct kunit *test)
 	 * 1 MiB into n1 over plane 0 holds its port from a time between the
 	 * second and the third of a run from n2: the run would wait
 	 */
+	ubfab_kunit_between(test, n, 3, 2, 1, 1, SZ_1G);
 	ex.plane_mask = 1;
-	ex.peer = n[0][1];
-	cost = ubfab_model_cost_ps(p, n[0][2], &ex, NULL);
-	ex.bytes = SZ_1M;
-	for (w = 0; w < UBFAB_KUNIT_WAYS; w++)
-		ubfab_kunit_charge_q(test, n[w][3], n[w][1], &ex,
-				     SZ_1G + cost * 3 / 2, 0);
-	ex.bytes = 64;
 	ubfab_kunit_run(test, n, 2, 1, &ex, 1, SZ_1G, false, 0, 0);
 	/*
 	 * to another node, 1 MiB from n1 taking the second link on the way,
@@ -801,14 +817,8 @@ static void ubfab_kunit_runs(struct kunit *test)
 	 * and port out are free, the uplink is not (the short way stops
 	 * there)
 	 */
+	ubfab_kunit_between(test, n, 1, 0, 4, 4, 2ULL * SZ_1G);
 	ex.plane_mask = 4;
-	ex.peer = n[0][4];
-	cost = ubfab_model_cost_ps(p, n[0][0], &ex, NULL);
-	ex.bytes = SZ_1M;
-	for (w = 0; w < UBFAB_KUNIT_WAYS; w++)
-		ubfab_kunit_charge_q(test, n[w][1], n[w][4], &ex,
-				     2ULL * SZ_1G + cost * 3 / 2, 0);
-	ex.bytes = 64;
 	ubfab_kunit_run(test, n, 0, 4, &ex, 3, 2ULL * SZ_1G, false, 0, 0);
 
 	/* a burst of alike transfers but the sixth: a run of four */
@@ -827,6 +837,13 @@ static void ubfab_kunit_runs(struct kunit *test)
 	ubfab_kunit_run(test, n, 3, 2, &ex, 2, 5ULL * SZ_1G, true, 0, 0x7f);
 	ex.sqe.opcode = UBFAB_OP_WRITE;
 	ubfab_kunit_run(test, n, 2, 4, &ex, 3, 6ULL * SZ_1G, true, 4, 0x6f);
+	/*
+	 * 1 MiB into n1 over plane 2 holds its port from a time between the
+	 * second and the third of a run from n2 taking the planes in turn:
+	 * the third, on plane 2, would wait, and the run with it
+	 */
+	ubfab_kunit_between(test, n, 3, 2, 1, 4, 7ULL * SZ_1G);
+	ubfab_kunit_run(test, n, 2, 1, &ex, 1, 7ULL * SZ_1G, false, 0, 0x7f);
 
 	for (w = 1; w < UBFAB_KUNIT_WAYS; w++) {
 		for (i = 0; i < 5; i++) {
