@@ -686,15 +686,10 @@ static void ubfab_model_hold(struct ubfab_link *l, u64 t, u64 dur)
 		WRITE_ONCE(l->since_ps, t);
 }
 
-/*
- * What @ex, a transfer over the switch planes alike the last one @c
- * remembers, holds on @plane, the one it took: @c's way there, found
- * when the first such transfer takes it.
- */
-static struct ubfab_model_way *ubfab_model_way(struct ubfab_model_clock *c,
-					       const struct ubfab_loc *self,
-					       const struct ubfab_exec *ex,
-					       unsigned int plane)
+/* ubfab_model_way() the first time: find the way and keep it. */
+static noinline struct ubfab_model_way *
+ubfab_model_way_find(struct ubfab_model_clock *c, const struct ubfab_loc *self,
+		     const struct ubfab_exec *ex, unsigned int plane)
 {
 	const struct ubfab_model_xfer *x = &c->last_x;
 	struct ubfab_model_way *w = &c->ways[plane];
@@ -704,8 +699,6 @@ static struct ubfab_model_way *ubfab_model_way(struct ubfab_model_clock *c,
 	struct ubfab_entity *b = container_of((struct ubfab_loc *)ex->peer,
 					      struct ubfab_entity, loc);
 
-	if (c->ways_found & BIT(plane))
-		return w;
 	c->ways_found |= BIT(plane);
 	w->engine = &a->engines[x->engine];
 	if (ex->sqe.opcode == UBFAB_OP_READ)
@@ -717,6 +710,23 @@ static struct ubfab_model_way *ubfab_model_way(struct ubfab_model_clock *c,
 						  max(x->hold_ps, x->dur_ps));
 	return w;
 }
+
+/*
+ * What @ex, a transfer over the switch planes alike the last one @c
+ * remembers, holds on @plane, the one it took: @c's way there, found
+ * when the first such transfer takes it.
+ */
+static __always_inline struct ubfab_model_way *
+ubfab_model_way(struct ubfab_model_clock *c, const struct ubfab_loc *self,
+		const struct ubfab_exec *ex, unsigned int plane)
+{
+	if (likely(c->ways_found & BIT(plane)))
+		return &c->ways[plane];
+	return ubfab_model_way_find(c, self, ex, plane);
+}
+
+/* ubfab_model_run() keeps a bit for each hop of each plane in a u64 */
+static_assert(UBFAB_MAX_PLANES * UBFAB_MODEL_HOPS <= 64);
 
 /*
  * Reserve at once what a run of @k transfers alike the last one @c

@@ -236,9 +236,9 @@ enum ubfab_model_run {
  * @hops: the links it crosses, in order
  * @nr_hops: how many
  * @plane: the plane
- * @runs: a run of these transfers back to back on one queue, all on the
- *	plane, can be reserved at once (ubfab_model_run()): each ends its
- *	hold on the engine and every link before the next one gets there
+ * @runs: a run of these transfers back to back on one queue can be
+ *	reserved at once (ubfab_model_run()): each ends its hold on the
+ *	engine and every link before the next one gets there
  * @free_below: one whose data leaves before this time may take its
  *	engine and links the short way (ubfab_model_delay()): no time it
  *	reserves passes 2^64 ps
