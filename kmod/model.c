@@ -755,7 +755,6 @@ static bool ubfab_model_run(struct ubfab_model_clock *c,
 	enum ubfab_model_run look;
 	unsigned long planes = 0;
 	u64 held = 0;
-	bool engine;
 
 	if (check_add_overflow(before, x->off_ps, &t0) ||
 	    check_mul_overflow((u64)k - 1, c->last_ps, &span) ||
@@ -790,9 +789,8 @@ static bool ubfab_model_run(struct ubfab_model_clock *c,
 	look = ubfab_model_run_look(w->engine, t0, t0 + span);
 	if (look == UBFAB_MODEL_RUN_WAIT)
 		return false;
-	engine = look == UBFAB_MODEL_RUN_HOLD;
 	/* the engine's use is not counted */
-	if (engine)
+	if (look == UBFAB_MODEL_RUN_HOLD)
 		ubfab_model_hold(w->engine, t0 + span, x->hold_ps);
 	for_each_set_bit(plane, &planes, UBFAB_MAX_PLANES) {
 		w = &c->ways[plane];
