@@ -319,16 +319,27 @@ static u64 ubfab_model_sum(u64 a, u64 b)
 }
 
 /*
+ * Whether a transfer holding a link from @t for @dur is over before the
+ * link's busy period, which began at @since: then it passes the period by.
+ */
+static __always_inline bool ubfab_model_before(u64 t, u64 dur, u64 since)
+{
+	return t < since && dur <= since - t;
+}
+
+/*
  * Reserve @dur of link @l from modeled time @t: when the transfer gets
  * it. First come, first served, in the order the host runs transfers:
  * one that comes within the link's busy period waits for its end, one
- * that comes after it (not just at it) starts a new period. One that
- * comes before the period began passes it by rather than wait behind work
- * that is later than itself (a link is not reserved back in time):
- * contention between queues whose clocks are far apart is not seen.
- * Lock-free: the end moves with a compare-and-exchange; the period's
- * start is a hint. @dry: only say when it would get it. *@held: it was
- * reserved (not with @dry, nor when the transfer passed it by).
+ * that comes after it (not just at it) starts a new period. One that is
+ * over before the period began passes it by rather than wait behind work
+ * that is later than itself (a link is not reserved back in time); one
+ * that would overlap the period's start waits for its end, so that
+ * queues whose clocks are far apart never use more than the link's
+ * bandwidth together. Lock-free: the end moves with a
+ * compare-and-exchange; the period's start is a hint. @dry: only say when
+ * it would get it. *@held: it was reserved (not with @dry, nor when the
+ * transfer passed it by).
  */
 static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
 					       u64 dur, bool dry, bool *held)
@@ -338,7 +349,7 @@ static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
 	*held = false;
 	/* (an end past 2^64 ps wraps: the clock has saturated by then) */
 	do {
-		if (t < READ_ONCE(l->since_ps))
+		if (ubfab_model_before(t, dur, READ_ONCE(l->since_ps)))
 			return t;
 		s = max(t, end);
 		if (dry)
@@ -654,19 +665,19 @@ void ubfab_model_contend(struct ubfab_model_clock *c,
 
 /*
  * What a run of transfers that take link @l at @t, the first, to @last,
- * the last, does with it, each at its own time, as it would one by one
- * (ubfab_model_reserve()): UBFAB_MODEL_RUN_PASS when all come before its
- * busy period began and pass it by, UBFAB_MODEL_RUN_HOLD when the first
- * comes after that period's end, so that none waits, each starting a new
- * period (struct ubfab_model_way's @runs), UBFAB_MODEL_RUN_WAIT when one
- * would wait.
+ * the last, each for @dur, does with it, each at its own time, as it
+ * would one by one (ubfab_model_reserve()): UBFAB_MODEL_RUN_PASS when all
+ * are over before its busy period began and pass it by,
+ * UBFAB_MODEL_RUN_HOLD when the first comes after that period's end, so
+ * that none waits, each starting a new period (struct ubfab_model_way's
+ * @runs), UBFAB_MODEL_RUN_WAIT when one would wait.
  */
 static enum ubfab_model_run ubfab_model_run_look(const struct ubfab_link *l,
-						 u64 t, u64 last)
+						 u64 t, u64 last, u64 dur)
 {
 	if (t > READ_ONCE(l->end_ps))
 		return UBFAB_MODEL_RUN_HOLD;
-	if (last < READ_ONCE(l->since_ps))
+	if (ubfab_model_before(last, dur, READ_ONCE(l->since_ps)))
 		return UBFAB_MODEL_RUN_PASS;
 	return UBFAB_MODEL_RUN_WAIT;
 }
@@ -779,14 +790,15 @@ static bool ubfab_model_run(struct ubfab_model_clock *c,
 			h = &w->hops[i];
 			look = ubfab_model_run_look(h->link,
 						    first[plane] + h->at_ps,
-						    last[plane] + h->at_ps);
+						    last[plane] + h->at_ps,
+						    x->dur_ps);
 			if (look == UBFAB_MODEL_RUN_WAIT)
 				return false;
 			held |= (u64)(look == UBFAB_MODEL_RUN_HOLD) <<
 				(plane * UBFAB_MODEL_HOPS + i);
 		}
 	}
-	look = ubfab_model_run_look(w->engine, t0, t0 + span);
+	look = ubfab_model_run_look(w->engine, t0, t0 + span, x->hold_ps);
 	if (look == UBFAB_MODEL_RUN_WAIT)
 		return false;
 	/* the engine's use is not counted */

@@ -533,7 +533,8 @@ static u64 ubfab_kunit_charge(struct kunit *test, struct ubfab_loc *self,
 /*
  * Contention: transfers that share a link wait for each other, first
  * come first served; disjoint ones do not; one earlier in modeled time
- * than a link's last reservation passes it. Over 2 planes, so that the
+ * than a link's last reservation passes it if it is over before that
+ * began, and waits for its end if not. Over 2 planes, so that the
  * links set the pace, not the initiator's DMA engine.
  */
 static void ubfab_kunit_contention(struct kunit *test)
@@ -570,6 +571,14 @@ static void ubfab_kunit_contention(struct kunit *test)
 			ubfab_kunit_charge(test, n[5], n[2], &ex, 10000000000),
 			10000000000 + one);
 	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[7], n[2], &ex, 0), one);
+	/*
+	 * one behind it that would still hold the link when that began: it
+	 * waits for its end rather than share the link beyond its bandwidth
+	 */
+	KUNIT_EXPECT_GE(test,
+			ubfab_kunit_charge(test, n[7], n[2], &ex,
+					   10000000000 - dur / 2),
+			10000000000 + one + dur / 2);
 	/* to the other node, one L2 switch: the uplink is shared */
 	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[8], far[0], &ex, 0),
 			one_far);
