@@ -13,9 +13,11 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -136,6 +138,14 @@ static void set_env_int(const char *name, long v)
 	setenv(name, buf, 1);
 }
 
+/*
+ * The limit of open files ubrun was started with, which the ranks get
+ * back: ubrun itself holds three a rank (its output, its errors, its
+ * bootstrap connection), so it raises its own to the hard limit.
+ */
+static struct rlimit rank_nofile;
+static bool nofile_raised;
+
 /* Fork rank @r: its environment, its output into pipes, then @argv. */
 static int spawn(struct rank *rk, int r, int n, const struct shm_slot *slot,
 		 const char *sock, char **argv, const sigset_t *blocked)
@@ -152,6 +162,8 @@ static int spawn(struct rank *rk, int r, int n, const struct shm_slot *slot,
 		setpgid(0, 0);
 		sigprocmask(SIG_UNBLOCK, blocked, NULL);
 		signal(SIGPIPE, SIG_DFL);
+		if (nofile_raised)
+			setrlimit(RLIMIT_NOFILE, &rank_nofile);
 		dup2(out[1], 1);
 		dup2(err[1], 2);
 		set_env_int("UBRUN_RANK", r);
@@ -330,6 +342,12 @@ int main(int argc, char **argv)
 	if (!n || optind == argc) {
 		usage(stderr);
 		return 2;
+	}
+	if (!getrlimit(RLIMIT_NOFILE, &rank_nofile)) {
+		struct rlimit mine = rank_nofile;
+
+		mine.rlim_cur = mine.rlim_max;
+		nofile_raised = !setrlimit(RLIMIT_NOFILE, &mine);
 	}
 	slots = calloc(n, sizeof(*slots));
 	j.rk = calloc(n, sizeof(*j.rk));
