@@ -149,10 +149,17 @@ static void check(const struct soak_report_in *in, struct sums *s)
 	uint64_t lo, hi;
 
 	for (i = 0; i <= sh->workers; i++) {
-		add_slot(&s->t, &sh->slot[i]);
-		if (sh->slot[i].setup_failures)
-			fprintf(stderr, "soak: slot %u: %s\n", i,
-				sh->slot[i].err);
+		const struct soak_slot *sl = &sh->slot[i];
+
+		add_slot(&s->t, sl);
+		if (sl->setup_failures)
+			fprintf(stderr, "soak: slot %u: %s\n", i, sl->err);
+		if (sl->bad_results && sl->bad_op < SOP_COUNT)
+			fprintf(stderr,
+				"soak: slot %u (target eid %u, initiator %u): %llu wrong, the last %s: %#llx, expected %#llx\n",
+				i, sl->eid[0], sl->eid[1], U(sl->bad_results),
+				soak_op_names[sl->bad_op], U(sl->bad_got),
+				U(sl->bad_want));
 	}
 	for (i = 0; i < SOP_COUNT; i++)
 		for (k = 0; k < SST_COUNT; k++) {

@@ -88,6 +88,8 @@ static inline unsigned int soak_status(uint8_t status)
  *	was checked against the worker's own expectation
  * @bad_results: of those, the ones that did not match; and writes through
  *	a revoked import that did not fail
+ * @bad_op, @bad_got, @bad_want: the last of them: its op (enum soak_op),
+ *	what it gave and what the worker expected
  * @rebuilds: times the worker dropped its memory, segment and import and
  *	made them anew (after an entity reset or a revocation it did not
  *	cause)
@@ -114,6 +116,9 @@ struct soak_slot {
 	uint64_t corrupt_bytes;
 	uint64_t results_checked;
 	uint64_t bad_results;
+	uint64_t bad_got;
+	uint64_t bad_want;
+	uint32_t bad_op;
 	uint64_t rebuilds;
 	uint64_t cycles;
 	uint64_t hangs;

@@ -232,11 +232,20 @@ static void check(const uint8_t *got, const uint8_t *want, uint32_t len)
 	w.slot->verified_bytes += len - bad;
 }
 
+/* A wrong result of the current op: counted, and kept for the report. */
+static void bad_result(uint64_t got, uint64_t want)
+{
+	w.slot->bad_op = w.cur;
+	w.slot->bad_got = got;
+	w.slot->bad_want = want;
+	w.slot->bad_results++;
+}
+
 static void check_result(uint64_t got, uint64_t want)
 {
 	w.slot->results_checked++;
 	if (got != want)
-		w.slot->bad_results++;
+		bad_result(got, want);
 }
 
 static uint32_t rand_len(void)
@@ -428,7 +437,7 @@ static void verify_ok(const struct entry *e, unsigned int l,
 	case SOP_EVENT_WAIT:
 		w.slot->results_checked++;
 		if (cqe->result < e->expect)
-			w.slot->bad_results++;
+			bad_result(cqe->result, e->expect);
 		break;
 	case SOP_WAIT_VALUE:
 		check_result(cqe->result, e->expect);
@@ -591,8 +600,11 @@ static int cycle(struct ubfab_queue *q)
 	w.slot->sent_bytes += c.bytes;
 	w.slot->inflight_bytes -= 64;
 	w.slot->results_checked++;
-	if (c.status == UBFAB_CQE_OK)
-		w.slot->bad_results++;	/* through a revoked import */
+	if (c.status == UBFAB_CQE_OK) {
+		/* through a revoked import */
+		w.cur = SOP_CYCLE;
+		bad_result(c.status, UBFAB_CQE_REVOKED);
+	}
 	ubfab_queue_reset(q);
 	ubfab_unmap(w.wmap, SEG_LEN);
 	w.wmap = NULL;
