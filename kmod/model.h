@@ -403,9 +403,10 @@ u64 ubfab_model_link_idle_ps(const struct ubfab_link *l, u64 busy_ps);
  * @queues: live queues
  * @queue_bytes: the model's fields in them, @queues times the clock's
  *	and the ordered domain member's sizes
- * @stamps: live stamps, one per flag word a modeled write or
- *	UBFAB_IOCTL_QUEUE_STAMP stamped, in memory not freed since
- * @stamp_bytes: the xarray nodes that hold them (struct xa_node)
+ * @stamps: flag words a modeled write or UBFAB_IOCTL_QUEUE_STAMP
+ *	stamped, in memory not freed since
+ * @stamp_bytes: their stamps (struct ubfab_model_stamps, as allocated)
+ *	and the xarray nodes that hold them (struct xa_node)
  * @other_bytes: the copy of the parameters in force (none while profile
  *	cm384's own table is) and the ordered domain's head
  * @total_bytes: the sum of the bytes above
@@ -435,11 +436,15 @@ bool ubfab_order_wait_done(struct ubfab_queue *q);
 
 /* model_sync.c: causality between waits and what satisfies them */
 struct ubfab_entity;
-void ubfab_model_stamp_write(struct ubfab_queue *q,
-			     const struct ubfab_exec *ex, u32 plane,
-			     struct ubfab_entity *owner, u64 addr, u32 bytes);
+bool ubfab_model_stamp_prepare(struct ubfab_queue *q,
+			       const struct ubfab_exec *ex, u32 plane,
+			       struct ubfab_entity *owner, u64 addr, u32 bytes,
+			       u64 *ps);
+void ubfab_model_stamp_add(struct ubfab_entity *owner, u64 addr, u64 value,
+			   bool known, u64 ps);
 int ubfab_model_stamp_set(struct ubfab_entity *owner, u64 addr, u64 ps);
-u64 ubfab_model_stamp(struct ubfab_entity *owner, u64 addr);
+u64 ubfab_model_stamp(struct ubfab_entity *owner, u64 addr, u64 seen,
+		      bool eq, u64 target);
 void ubfab_model_forget(struct ubfab_entity *owner, u64 addr, u64 len);
 long ubfab_model_stamp_ioctl(struct ubfab_queue *q, void __user *uarg);
 

@@ -7,7 +7,8 @@
  * every port, each plane's array, and each entity's DMA engines and
  * vector-core paths, which are kept as links are. The queues' model
  * fields go by the fabric's count of live queues (queue.c), the stamps
- * by its count of live stamps (model_sync.c); the xarray nodes that hold
+ * by its counts of stamped words and their bytes (model_sync.c); the
+ * xarray nodes that hold
  * the stamps are counted by walking every entity's stamps when asked, so
  * that nothing on the data path pays for it.
  */
@@ -87,7 +88,8 @@ void ubfab_model_mem(struct ubfab_fabric *fabric, struct ubfab_model_mem *m)
 			 (sizeof_field(struct ubfab_queue, model) +
 			  sizeof_field(struct ubfab_queue, order));
 	m->stamps = atomic_long_read(&fabric->model_stamps);
-	m->stamp_bytes = nodes * sizeof(struct xa_node);
+	m->stamp_bytes = nodes * sizeof(struct xa_node) +
+			 atomic_long_read(&fabric->model_stamp_bytes);
 	m->other_bytes = ubfab_model_params_bytes() + sizeof(fabric->order);
 	m->total_bytes = m->links_bytes + m->queue_bytes + m->stamp_bytes +
 			 m->other_bytes;

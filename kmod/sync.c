@@ -122,7 +122,9 @@ bool ubfab_sync_wait_look(struct ubfab_queue *q, u16 *status, u64 *seen,
 	done = sqe->aux == UBFAB_WAIT_GE ? *seen >= sqe->value :
 					   *seen == sqe->value;
 	/* the load is an acquire: the stamp is the value's or newer */
-	*after_ps = done ? ubfab_model_stamp(q->file->entity, sqe->local) : 0;
+	*after_ps = done ? ubfab_model_stamp(q->file->entity, sqe->local,
+					     *seen, sqe->aux != UBFAB_WAIT_GE,
+					     sqe->value) : 0;
 	return done || *status != UBFAB_CQE_OK;
 }
 

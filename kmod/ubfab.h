@@ -316,8 +316,8 @@ struct ubfab_order {
  * @entities: table indexed by EID; each slot holds a device reference
  * @order: the ordered model domain
  * @model_queues: live queues, for the model's memory (model_mem.c)
- * @model_stamps: live stamps of the model, one per flag word stamped in
- *	any entity's @stamps (model_sync.c)
+ * @model_stamps: flag words stamped in any entity's @stamps (model_sync.c)
+ * @model_stamp_bytes: the bytes of their stamps, as allocated
  */
 struct ubfab_fabric {
 	struct ubfab_topo topo;
@@ -330,6 +330,7 @@ struct ubfab_fabric {
 	struct ubfab_order order;
 	atomic_t model_queues;
 	atomic_long_t model_stamps;
+	atomic_long_t model_stamp_bytes;
 };
 
 /**

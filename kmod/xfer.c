@@ -538,6 +538,25 @@ static u64 ubfab_xfer_apply(atomic64_t *v, u32 op, u64 value, u64 compare)
 	}
 }
 
+/* What the atomic @op (enum ubfab_atomic) leaves where it found @old. */
+static u64 ubfab_xfer_after(u32 op, u64 old, u64 value, u64 compare)
+{
+	switch (op) {
+	case UBFAB_ATOMIC_CAS:
+		return old == compare ? value : old;
+	case UBFAB_ATOMIC_SWAP:
+		return value;
+	case UBFAB_ATOMIC_FETCH_ADD:
+		return old + value;
+	case UBFAB_ATOMIC_FETCH_AND:
+		return old & value;
+	case UBFAB_ATOMIC_FETCH_OR:
+		return old | value;
+	default:
+		return old ^ value;
+	}
+}
+
 /*
  * The atomic @op on the 8 aligned bytes of @r, one 8-byte chunk from the
  * initiator to the owner, its modeled arrival stamped on the word
@@ -549,8 +568,10 @@ static u16 ubfab_xfer_atomic(struct ubfab_xfer *x,
 {
 	struct ubfab_entity *owner = r->win->owner;
 	struct page *page;
+	bool stamp;
 	u16 status;
 	u32 plane;
+	u64 ps;
 	void *p;
 
 	plane = ubfab_route_next(&x->walk, owner);
@@ -567,12 +588,20 @@ static u16 ubfab_xfer_atomic(struct ubfab_xfer *x,
 		status = UBFAB_CQE_NOMEM;
 		goto out_unlock;
 	}
-	/* before the fully ordered atomic: a waiter that sees it, sees this */
-	ubfab_model_stamp_write(x->q, x->ex, plane, owner, r->addr,
-				x->moved ?: sizeof(u64));
-	p = kmap_local_page(page);
-	*old = ubfab_xfer_apply(p + offset_in_page(r->addr), op, value,
-				compare);
+	stamp = ubfab_model_stamp_prepare(x->q, x->ex, plane, owner, r->addr,
+					  x->moved ?: sizeof(u64), &ps);
+	p = kmap_local_page(page) + offset_in_page(r->addr);
+	if (stamp) {
+		/* the write and its stamp at once: a waiter sees both */
+		xa_lock(&owner->stamps);
+		*old = ubfab_xfer_apply(p, op, value, compare);
+		ubfab_model_stamp_add(owner, r->addr,
+				      ubfab_xfer_after(op, *old, value,
+						       compare), true, ps);
+		xa_unlock(&owner->stamps);
+	} else {
+		*old = ubfab_xfer_apply(p, op, value, compare);
+	}
 	kunmap_local(p);
 	status = UBFAB_CQE_OK;
 out_unlock:

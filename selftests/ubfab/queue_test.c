@@ -2520,6 +2520,53 @@ TEST_F(model, wait_value_after_write)
 	ubfab_queue_destroy(q2);
 }
 
+/*
+ * A writer that runs ahead on the host does not hold a wait to its later
+ * writes: three ATOMIC adds 1 ms apart in modeled time, all done before
+ * any wait looks; waits for 1, 2 and then 3 end at the arrival of the
+ * add that brought the word there, not at the last one's.
+ */
+TEST_F(model, wait_value_writer_ahead)
+{
+	struct ubfab_dev *peer = self->peer[NODE];
+	struct ubfab_import back;
+	struct ubfab_cqe cqe[6], w;
+	uint64_t off, arrival[3];
+	struct ubfab_queue *qp;
+	uint32_t tid;
+	int i;
+
+	ASSERT_EQ(0, ubfab_dev_alloc(self->npu0, 4096, &off));
+	ASSERT_EQ(0, ubfab_dev_export(self->npu0, off, 4096, RWA, TOKEN,
+				      &tid));
+	ASSERT_EQ(0, ubfab_dev_import(peer, ubfab_dev_eid(self->npu0), tid,
+				      TOKEN, RWA, &back));
+	ASSERT_EQ(0, ubfab_queue_create(peer, NULL, &qp));
+	for (i = 0; i < 3; i++) {
+		ubfab_prep_compute(GET_SQE(qp), 1000000);
+		ubfab_prep_atomic(GET_SQE(qp), UBFAB_ATOMIC_FETCH_ADD,
+				  ubfab_import_addr(&back, 0), 1, 0);
+	}
+	ASSERT_EQ(0, ubfab_test_complete(qp, cqe, 6));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(UBFAB_CQE_OK, cqe[2 * i + 1].status);
+		/* the end less the acknowledgment's way back (above) */
+		arrival[i] = cqe[2 * i + 1].model_ns - 188;
+	}
+	for (i = 0; i < 3; i++) {
+		ubfab_prep_wait_value(GET_SQE(self->q), off,
+				      i < 2 ? UBFAB_WAIT_GE : UBFAB_WAIT_EQ,
+				      i + 1, UBFAB_TEST_WAIT_MS);
+		ASSERT_EQ(0, ubfab_test_complete(self->q, &w, 1));
+		ASSERT_EQ(UBFAB_CQE_OK, w.status);
+		EXPECT_EQ(3, w.result);
+		EXPECT_LE(arrival[i], w.model_ns);
+		EXPECT_GE(arrival[i] + 1, w.model_ns);
+	}
+	ubfab_queue_destroy(qp);
+	ASSERT_EQ(0, ubfab_dev_unimport(peer, back.mmap_offset));
+}
+
 /* An EVENT_WAIT ends no earlier than the EVENT_RECORD it waited for. */
 TEST_F(model, event_wait_after_record)
 {
