@@ -3,13 +3,15 @@
  * libubshmem's collectives over a team: broadcast (a binomial tree),
  * all-gather (a ring), reduce-scatter (a ring), all-reduce (a ring, or two
  * levels: rings inside each node and across the nodes), all-to-all and
- * all-to-all-v (direct puts), and the world-team calls of 1.1 over them.
+ * all-to-all-v (direct puts), the reductions of the two that reduce (enum
+ * ubshmem_op), and the world-team calls of 1.1 over them.
  * Built only on the library's own calls (put with signal, the signals
  * from PE to PE of sync.c, the team barrier, the scratch reserved in every
  * heap), never on the queue directly; the algorithms are in
  * Documentation/shmem.rst "Collectives".
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,25 +167,86 @@ static int ring_allgather(const struct ring *r, char *dest,
 	return 0;
 }
 
-/* acc[i] = acc[i] + mine[i] for @count elements of @type. */
-static void reduce_sum(void *acc, const void *mine, size_t count, int type)
+/* The int32 @op of @a, the earlier operand, and @b (ubshmem.h). */
+static uint32_t op_int32(uint32_t a, uint32_t b, int op)
+{
+	switch (op) {
+	case UBSHMEM_OP_SUM:
+		return a + b;		/* wraps, as two's complement */
+	case UBSHMEM_OP_PROD:
+		return a * b;		/* the low 32 bits: wraps too */
+	case UBSHMEM_OP_MIN:
+		return (int32_t)b < (int32_t)a ? b : a;
+	case UBSHMEM_OP_MAX:
+		return (int32_t)b > (int32_t)a ? b : a;
+	case UBSHMEM_OP_AND:
+		return a & b;
+	case UBSHMEM_OP_OR:
+		return a | b;
+	default:
+		return a ^ b;
+	}
+}
+
+/*
+ * MIN or MAX of floats @a, the earlier operand, and @b: 1 to take @b, 0
+ * to take @a. A NaN wins, the earlier one first; -0 is below +0.
+ */
+static int take_later(float a, float b, int op)
+{
+	if (isnan(a))
+		return 0;
+	if (isnan(b))
+		return 1;
+	if (a == b)
+		return op == UBSHMEM_OP_MIN ? !!signbit(b) > !!signbit(a) :
+		       !!signbit(a) > !!signbit(b);
+	return op == UBSHMEM_OP_MIN ? b < a : b > a;
+}
+
+/* The float @op (SUM, PROD, MIN or MAX) of @a and @b, rounded once. */
+static float op_float(float a, float b, int op)
+{
+	if (op == UBSHMEM_OP_SUM)
+		return a + b;
+	if (op == UBSHMEM_OP_PROD)
+		return a * b;
+	return take_later(a, b, op) ? b : a;
+}
+
+/* acc[i] = acc[i] @op mine[i] for @count elements of @type. */
+static void reduce(void *acc, const void *mine, size_t count, int type,
+		   int op)
 {
 	size_t i;
 
 	for (i = 0; i < count; i++) {
 		if (type == UBSHMEM_INT32) {
-			uint32_t *a = acc;	/* wraps, as two's complement */
+			uint32_t *a = acc;
 
-			a[i] += ((const uint32_t *)mine)[i];
+			a[i] = op_int32(a[i], ((const uint32_t *)mine)[i], op);
 		} else if (type == UBSHMEM_FLOAT) {
-			((float *)acc)[i] += ((const float *)mine)[i];
-		} else {
-			uint16_t *a = acc;
+			float *a = acc;
 
-			a[i] = shm_float_bf16(shm_bf16_float(a[i]) +
-				shm_bf16_float(((const uint16_t *)mine)[i]));
+			a[i] = op_float(a[i], ((const float *)mine)[i], op);
+		} else {
+			uint16_t *a = acc, b = ((const uint16_t *)mine)[i];
+			float fa = shm_bf16_float(a[i]), fb = shm_bf16_float(b);
+
+			/* MIN and MAX take an operand as it is */
+			if (op == UBSHMEM_OP_MIN || op == UBSHMEM_OP_MAX)
+				a[i] = take_later(fa, fb, op) ? b : a[i];
+			else
+				a[i] = shm_float_bf16(op_float(fa, fb, op));
 		}
 	}
+}
+
+/* Whether @op reduces @type: the bitwise ones only int32. */
+static int op_ok(int type, int op)
+{
+	return op >= UBSHMEM_OP_SUM && op <= UBSHMEM_OP_XOR &&
+	       (op <= UBSHMEM_OP_MAX || type == UBSHMEM_INT32);
 }
 
 static size_t type_size(int type)
@@ -203,15 +266,17 @@ static size_t type_size(int type)
  * The ring's reduce-scatter, of chunks cut from @src by @ss into @acc cut
  * by @as (the same counts): in step s = 0 .. n - 2 PE me puts chunk
  * me + shift - 1 - s (its @src at step 0, else its @acc, where it was just
- * summed) into the same chunk of its right neighbour's @acc, receives
- * chunk me + shift - 2 - s from its left and adds its @src to it. It ends
- * with chunk me + @shift the sum of every PE's, in the order of the PEs
- * me + shift + 1, me + shift + 2, ..., me + shift (mod n). Each chunk of
- * an @acc is written once, so none is overwritten before it is read.
+ * reduced) into the same chunk of its right neighbour's @acc, receives
+ * chunk me + shift - 2 - s from its left and reduces its @src into it
+ * (acc = acc @op src). It ends with chunk me + @shift the @op of every
+ * PE's, in the order of the PEs me + shift + 1, me + shift + 2, ...,
+ * me + shift (mod n). Each chunk of an @acc is written once, so none is
+ * overwritten before it is read.
  */
 static int ring_reduce_scatter(const struct ring *r, char *acc,
 			       const struct split *as, const char *src,
-			       const struct split *ss, int shift, int type)
+			       const struct split *ss, int shift, int type,
+			       int op)
 {
 	int n = r->n, s, k, err;
 	size_t es = as->es;
@@ -233,8 +298,8 @@ static int ring_reduce_scatter(const struct ring *r, char *acc,
 		if (err)
 			return err;
 		k = mod(r->me + shift - 2 - s, n);
-		reduce_sum(acc + chunk_at(as, n, k), src + chunk_at(ss, n, k),
-			   chunk_len(as, n, k), type);
+		reduce(acc + chunk_at(as, n, k), src + chunk_at(ss, n, k),
+		       chunk_len(as, n, k), type, op);
 	}
 	return 0;
 }
@@ -266,7 +331,7 @@ int ubshmem_team_reduce_scatter(const struct ubshmem_team *team, void *dest,
 	struct ring r;
 	int err;
 
-	if (!member(team) || !es || op != UBSHMEM_OP_SUM ||
+	if (!member(team) || !es || !op_ok(type, op) ||
 	    check_bufs(dest, count * es, src, count * es * team->n) ||
 	    (dest == src && count))
 		return -EINVAL;
@@ -285,7 +350,7 @@ int ubshmem_team_reduce_scatter(const struct ubshmem_team *team, void *dest,
 		if (!err)
 			err = ring_reduce_scatter(&r, scratch(), &as,
 						  (const char *)src + b * es,
-						  &ss, 0, type);
+						  &ss, 0, type, op);
 		if (err)
 			return err;
 		memcpy((char *)dest + b * es,
@@ -296,14 +361,14 @@ int ubshmem_team_reduce_scatter(const struct ubshmem_team *team, void *dest,
 
 /* The ring all-reduce of one piece: reduce-scatter, then all-gather. */
 static int ring_allreduce(const struct ubshmem_team *team, char *dest,
-			  const char *src, size_t count, int type)
+			  const char *src, size_t count, int type, int op)
 {
 	struct split sp = { count, 0, type_size(type) };
 	struct ring r = team_ring(team);
 	size_t at;
 	int err;
 
-	err = ring_reduce_scatter(&r, scratch(), &sp, src, &sp, 1, type);
+	err = ring_reduce_scatter(&r, scratch(), &sp, src, &sp, 1, type, op);
 	if (err)
 		return err;
 	at = chunk_at(&sp, r.n, (r.me + 1) % r.n);
@@ -381,19 +446,20 @@ out:
  */
 static int twolevel_allreduce(const struct ring *local,
 			      const struct ring *cross, char *dest,
-			      const char *src, size_t count, int type)
+			      const char *src, size_t count, int type, int op)
 {
 	struct split lsp = { count, 0, type_size(type) }, csp;
 	char *acc = scratch(), *acc2 = acc + UBSHMEM_COLL_PIECE;
 	size_t at = chunk_at(&lsp, local->n, local->me);
 	int err;
 
-	err = ring_reduce_scatter(local, acc, &lsp, src, &lsp, 0, type);
+	err = ring_reduce_scatter(local, acc, &lsp, src, &lsp, 0, type, op);
 	if (err)
 		return err;
 	csp = (struct split){ chunk_len(&lsp, local->n, local->me), 0,
 			      lsp.es };
-	err = ring_reduce_scatter(cross, acc2, &csp, acc + at, &csp, 0, type);
+	err = ring_reduce_scatter(cross, acc2, &csp, acc + at, &csp, 0, type,
+				  op);
 	if (err)
 		return err;
 	memcpy(dest + at + chunk_at(&csp, cross->n, cross->me),
@@ -427,7 +493,7 @@ int ubshmem_team_allreduce(const struct ubshmem_team *team, void *dest,
 	struct ring local, cross;
 	int err, regular;
 
-	if (!member(team) || !es || op != UBSHMEM_OP_SUM ||
+	if (!member(team) || !es || !op_ok(type, op) ||
 	    algo < UBSHMEM_ALLREDUCE_AUTO || algo > UBSHMEM_ALLREDUCE_2LEVEL ||
 	    check_bufs(dest, count * es, src, count * es) ||
 	    (dest == src && count))
@@ -449,12 +515,12 @@ int ubshmem_team_allreduce(const struct ubshmem_team *team, void *dest,
 		if (algo == UBSHMEM_ALLREDUCE_RING)
 			err = ring_allreduce(team, (char *)dest + b * es,
 					     (const char *)src + b * es, pc,
-					     type);
+					     type, op);
 		else
 			err = twolevel_allreduce(&local, &cross,
 						 (char *)dest + b * es,
 						 (const char *)src + b * es,
-						 pc, type);
+						 pc, type, op);
 	}
 	if (!err && !count)
 		err = ubshmem_barrier(team);

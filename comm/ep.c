@@ -10,8 +10,9 @@
  * (UBFAB_SQE_MEMSEM: the vector cores' direct stores, as the serving
  * stack does it), so a record or an output is at most 64 KiB, and they
  * are spread over the context's own queues (lanes), whose clocks start
- * at the PE queue's and end it. The protocol is in Documentation/shmem.rst
- * "MoE dispatch and combine".
+ * at the PE queue's and end it. A context is over a team: its PEs are
+ * numbered by their index in it, expert e on index e / experts_per_pe.
+ * The protocol is in Documentation/shmem.rst "MoE dispatch and combine".
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@
 
 /*
  * The symmetric buffers, each twice (step & 1 picks one):
- *  flags[b][s]:        PE s's flag for this PE;
+ *  flags[b][s]:        PE s's flag for this PE (s: an index in the team);
  *  counter[b]:         the combine's counter, added 1 per expert output;
  *  recv[b][s][c]:      tokens from PE s, capacity records each;
  *  back[b][t][k]:      the output of expert k of token t, home here;
@@ -44,7 +45,9 @@
  */
 struct ubshmem_ep {
 	struct ubshmem_ep_attr a;
-	int n;
+	int n;				/* PEs of the team */
+	int me;				/* this PE's index in it */
+	int *pes;			/* their PE numbers, by index */
 	size_t rec;			/* a token's record, bytes */
 	size_t row;			/* a BF16 output, bytes */
 	uint64_t *flags[2];
@@ -159,25 +162,59 @@ void ubshmem_ep_destroy(struct ubshmem_ep *ep)
 	free(ep->src_token);
 	free(ep->src_pair);
 	free(ep->lost);
+	free(ep->pes);
 	free(ep);
 }
 
-int ubshmem_ep_create(const struct ubshmem_ep_attr *attr,
-		      struct ubshmem_ep **epp)
+/*
+ * The most PEs a team of the contexts being made has, into @max: every PE
+ * of the job calls ubshmem_ep_create_team(), each with its team of @n,
+ * and tells the others @n in a round of the bootstrap (not over the
+ * fabric, where a timing-only PE moves no payload).
+ */
+static int largest_team(int n, int *max)
+{
+	int32_t mine = n, *all = calloc(shm->n, sizeof(*all));
+	int err = all ? shm_boot_allgather(shm, &mine, sizeof(mine), all) :
+		  -ENOMEM;
+	int pe;
+
+	for (pe = 0, *max = 0; !err && pe < shm->n; pe++)
+		*max = all[pe] > *max ? all[pe] : *max;
+	free(all);
+	return err;
+}
+
+int ubshmem_ep_create_team(const struct ubshmem_team *team,
+			   const struct ubshmem_ep_attr *attr,
+			   struct ubshmem_ep **epp)
 {
 	struct ubfab_queue_attr qa = UBFAB_QUEUE_ATTR_INIT;
 	struct ubshmem_ep *ep;
 	uint64_t len[6];
-	int b, n, err = 0;
+	int b, n, max, err = 0;
 
-	if (!shm || !epp || !attr_ok(attr, shm->n))
+	/* the same in every PE: each returns before the collective calls */
+	if (!shm || !epp || !attr_ok(attr, 1))
 		return -EINVAL;
-	n = shm->n;
+	if (team && team->me < 0)
+		return -EINVAL;
+	n = team ? team->n : 1;
+	err = largest_team(n, &max);
+	if (err)
+		return err;
+	if (!attr_ok(attr, max))
+		return -EINVAL;
 	ep = calloc(1, sizeof(*ep));
 	if (!ep)
 		return -ENOMEM;
 	ep->a = *attr;
 	ep->n = n;
+	ep->me = team ? team->me : 0;
+	ep->pes = calloc(n, sizeof(*ep->pes));
+	if (ep->pes)
+		memcpy(ep->pes, team ? team->pes : &shm->me,
+		       n * sizeof(*ep->pes));
 	ep->rec = rec_size(attr);
 	ep->row = attr->hidden * sizeof(uint16_t);
 	ep->timing = !!(shm->main.q->flags & UBFAB_QUEUE_TIMING);
@@ -187,7 +224,8 @@ int ubshmem_ep_create(const struct ubshmem_ep_attr *attr,
 	ep->src_token = calloc(n, sizeof(*ep->src_token));
 	ep->src_pair = calloc(n, sizeof(*ep->src_pair));
 	ep->lost = calloc((size_t)attr->max_tokens * attr->top_k, 1);
-	sizes(attr, n, len);
+	/* the same blocks in every PE: for the largest team */
+	sizes(attr, max, len);
 	/* every PE makes the same calls, even once one has failed */
 	for (b = 0; b < 2; b++) {
 		ep->flags[b] = ubshmem_malloc(len[0]);
@@ -207,7 +245,7 @@ int ubshmem_ep_create(const struct ubshmem_ep_attr *attr,
 		if (!ep->flags[b] || !ep->counter[b] || !ep->recv[b] ||
 		    !ep->back[b])
 			break;
-	if (err || b < 2 || !ep->send || !ep->out || !ep->count ||
+	if (err || b < 2 || !ep->send || !ep->out || !ep->pes || !ep->count ||
 	    !ep->pairs || !ep->first || !ep->src_token || !ep->src_pair ||
 	    !ep->lost) {
 		ubshmem_ep_destroy(ep);
@@ -217,13 +255,19 @@ int ubshmem_ep_create(const struct ubshmem_ep_attr *attr,
 	return 0;
 }
 
+int ubshmem_ep_create(const struct ubshmem_ep_attr *attr,
+		      struct ubshmem_ep **epp)
+{
+	return ubshmem_ep_create_team(ubshmem_team_world(), attr, epp);
+}
+
 static char *record(const struct ubshmem_ep *ep, int b, int s,
 		    unsigned int c)
 {
 	return ep->recv[b] + ((size_t)s * capacity(&ep->a) + c) * ep->rec;
 }
 
-/* How many of a token's top-k @experts are on PE @pe. */
+/* How many of a token's top-k @experts are on the PE of index @pe. */
 static unsigned int on_pe(const struct ubshmem_ep *ep, const int32_t *experts,
 			  int pe)
 {
@@ -262,7 +306,7 @@ static void pack(struct ubshmem_ep *ep, unsigned int t, const int8_t *x,
 	unsigned int groups = ep->a.hidden / UBSHMEM_EP_GROUP;
 
 	memset(tok, 0, sizeof(*tok));
-	tok->src_pe = shm->me;
+	tok->src_pe = ep->me;
 	tok->src_token = t;
 	tok->hidden = ep->a.hidden;
 	tok->top_k = ep->a.top_k;
@@ -312,10 +356,10 @@ static int lanes_end(struct ubshmem_ep *ep)
 }
 
 /*
- * To PE @pe: a WRITE of each of this PE's tokens that goes there, then
- * the FETCH_ADD of @pe's flag, which the queue runs after them. Returns
- * -ENOSPC when they are more than the capacity: then none is sent, and
- * the flag says how many there were.
+ * To the PE of index @pe: a WRITE of each of this PE's tokens that goes
+ * there, then the FETCH_ADD of its flag, which the queue runs after them.
+ * Returns -ENOSPC when they are more than the capacity: then none is
+ * sent, and the flag says how many there were.
  */
 static int send_to(struct ubshmem_ep *ep, struct shm_queue *lane, int b,
 		   int pe, const int32_t *experts)
@@ -343,17 +387,18 @@ static int send_to(struct ubshmem_ep *ep, struct shm_queue *lane, int b,
 		if (!on_pe(ep, experts + (size_t)t * ep->a.top_k, pe))
 			continue;
 		shm_heap_offset(ep->send + t * ep->rec, ep->rec, &off);
-		shm_heap_offset(record(ep, b, shm->me, slot++), ep->rec,
+		shm_heap_offset(record(ep, b, ep->me, slot++), ep->rec,
 				&roff);
 		sqe = shm_queue_sqe(lane);
 		ubfab_prep_write(sqe, shm->heap_off + off,
-				 shm_remote(pe, roff), ep->rec);
+				 shm_remote(ep->pes[pe], roff), ep->rec);
 		sqe->flags |= UBFAB_SQE_MEMSEM;
 		shm_queue_post(lane, sqe);
 	}
-	shm_heap_offset(&ep->flags[b][shm->me], 8, &off);
+	shm_heap_offset(&ep->flags[b][ep->me], 8, &off);
 	sqe = shm_queue_sqe(lane);
-	ubfab_prep_atomic(sqe, UBFAB_ATOMIC_FETCH_ADD, shm_remote(pe, off),
+	ubfab_prep_atomic(sqe, UBFAB_ATOMIC_FETCH_ADD,
+			  shm_remote(ep->pes[pe], off),
 			  FLAG_SET | (uint64_t)pairs << 24 | tokens, 0);
 	sqe->flags |= UBFAB_SQE_MEMSEM;
 	shm_queue_post(lane, sqe);
@@ -400,7 +445,7 @@ static int receive(struct ubshmem_ep *ep, int b)
 				(const void *)record(ep, b, s, c);
 
 			ep->first[i + 1] = ep->first[i] + (ep->timing ? 0 :
-				on_pe(ep, tok->expert, shm->me));
+				on_pe(ep, tok->expert, ep->me));
 		}
 	}
 	ep->nrecv = i;
@@ -431,7 +476,7 @@ int ubshmem_ep_dispatch(struct ubshmem_ep *ep, unsigned int ntokens,
 	err = lanes_start(ep);
 	for (i = 1; i <= ep->n; i++) {
 		err2 = send_to(ep, &ep->lane[(i - 1) % EP_LANES], b,
-			       (shm->me + i) % ep->n, experts);
+			       (ep->me + i) % ep->n, experts);
 		err = err ? err : err2;
 	}
 	err2 = lanes_end(ep);
@@ -479,7 +524,7 @@ uint16_t *ubshmem_ep_expert_out(struct ubshmem_ep *ep, unsigned int i,
 	return (uint16_t *)(ep->out + (size_t)(ep->first[i] + j) * ep->row);
 }
 
-/* A WRITE_NOTIFY of output @p to slot @slot of @pe's buffer @b. */
+/* A WRITE_NOTIFY of output @p to slot @slot of buffer @b of index @pe. */
 static void send_back(struct ubshmem_ep *ep, struct shm_queue *lane, int b,
 		      int pe, unsigned int p, unsigned int slot)
 {
@@ -490,13 +535,14 @@ static void send_back(struct ubshmem_ep *ep, struct shm_queue *lane, int b,
 	shm_heap_offset(ep->back[b] + (size_t)slot * ep->row, ep->row, &roff);
 	shm_heap_offset(ep->counter[b], 8, &coff);
 	sqe = shm_queue_sqe(lane);
-	ubfab_prep_write_notify(sqe, shm->heap_off + off, shm_remote(pe, roff),
-				ep->row, shm_remote(pe, coff), 1);
+	ubfab_prep_write_notify(sqe, shm->heap_off + off,
+				shm_remote(ep->pes[pe], roff), ep->row,
+				shm_remote(ep->pes[pe], coff), 1);
 	sqe->flags |= UBFAB_SQE_MEMSEM;
 	shm_queue_post(lane, sqe);
 }
 
-/* Every output of the tokens received from PE @s home, one per pair. */
+/* Every output of the tokens received from index @s home, one per pair. */
 static void send_home(struct ubshmem_ep *ep, struct shm_queue *lane, int b,
 		      int s)
 {
@@ -513,7 +559,7 @@ static void send_home(struct ubshmem_ep *ep, struct shm_queue *lane, int b,
 		tok = (const void *)record(ep, b, s, c);
 		for (k = 0, j = 0; k < ep->a.top_k; k++)
 			if (tok->expert[k] / (int32_t)ep->a.experts_per_pe ==
-			    shm->me)
+			    ep->me)
 				send_back(ep, lane, b, s, ep->first[i] + j++,
 					  tok->src_token * ep->a.top_k + k);
 	}
@@ -559,7 +605,7 @@ int ubshmem_ep_combine(struct ubshmem_ep *ep, const float *weights,
 	err = lanes_start(ep);
 	for (s = 1; s <= ep->n; s++)
 		send_home(ep, &ep->lane[(s - 1) % EP_LANES], b,
-			  (shm->me + s) % ep->n);
+			  (ep->me + s) % ep->n);
 	err2 = lanes_end(ep);
 	err = err ? err : err2;
 	ep->expected[b] += ep->sent_pairs;

@@ -307,21 +307,45 @@ int ubshmem_barrier_all(void);
  * Return: 0; -EINVAL for a bad argument or a PE not in @team; or an error
  * as for ubshmem_put_signal(). A PE that fails leaves the others waiting:
  * the job should end. Documentation/shmem.rst "Collectives" gives each
- * algorithm and the order of each sum.
+ * algorithm and the order of each reduction; -EINVAL for an @op that
+ * @type does not take (enum ubshmem_op).
  */
 #define UBSHMEM_COLL_PIECE	(1UL << 20)
 
 /* The element types of the reductions. */
 enum ubshmem_type {
-	UBSHMEM_INT32,		/* int32_t, sums wrap (two's complement) */
+	UBSHMEM_INT32,		/* int32_t, sums and products wrap */
 	UBSHMEM_FLOAT,		/* IEEE binary32 */
-	/* bfloat16 in a uint16_t: summed in float, rounded to nearest even */
+	/*
+	 * bfloat16 in a uint16_t: summed or multiplied in float, rounded to
+	 * nearest even
+	 */
 	UBSHMEM_BF16,
 };
 
-/* The reductions. */
+/*
+ * The reductions: each combines the partial result a (the PEs before, in
+ * the algorithm's order) with the next PE's element b, a = a op b, as the
+ * types say, rounding after every operation as the hardware would:
+ *  SUM, PROD: a + b, a * b; int32 wraps (two's complement: the low 32
+ *	bits); float rounded to nearest even; bf16 made in float and
+ *	rounded to the nearest even bf16 after each;
+ *  MIN, MAX: the smaller, the larger (int32 signed), an operand as it is
+ *	(bf16 compared as floats, never rounded); -0 is below +0; a NaN wins
+ *	over any number (the earliest NaN in the order, its bits as they
+ *	are), so one NaN element makes the result NaN;
+ *  AND, OR, XOR: bitwise, int32 only (else -EINVAL).
+ * libubshmem 1.3 (ubshmem_team_allreduce(), ubshmem_team_reduce_scatter()
+ * and ubshmem_allreduce() of 1.2 and before take SUM only).
+ */
 enum ubshmem_op {
 	UBSHMEM_OP_SUM,
+	UBSHMEM_OP_PROD,
+	UBSHMEM_OP_MIN,
+	UBSHMEM_OP_MAX,
+	UBSHMEM_OP_AND,
+	UBSHMEM_OP_OR,
+	UBSHMEM_OP_XOR,
 };
 
 /* The algorithms of ubshmem_team_allreduce(). */
@@ -359,7 +383,7 @@ int ubshmem_team_allgather(const struct ubshmem_team *team, void *dest,
 /*
  * ubshmem_team_reduce_scatter() - @dest (@count elements of @type) of the
  * PE of index i = the @op of block i (@count elements at i * @count) of
- * every PE's @src, which holds n blocks; a ring. Block i is summed in the
+ * every PE's @src, which holds n blocks; a ring. Block i is reduced in the
  * order of the PEs i + 1, i + 2, ..., i (mod n).
  */
 int ubshmem_team_reduce_scatter(const struct ubshmem_team *team, void *dest,
@@ -369,9 +393,9 @@ int ubshmem_team_reduce_scatter(const struct ubshmem_team *team, void *dest,
 /*
  * ubshmem_team_allreduce() - @dest[i] = the @op of every PE's @src[i], for
  * @count elements of @type, by @algo (enum ubshmem_allreduce_algo). RING:
- * the sum of chunk k of a piece (elements pc * k / n .. pc * (k + 1) / n - 1
- * of its pc) is made in the order src of PE k, + that of k + 1, ..., + that
- * of k - 1 (mod n). 2LEVEL: see Documentation/shmem.rst. Every PE's @dest
+ * the @op of chunk k of a piece (elements pc * k / n .. pc * (k + 1) / n - 1
+ * of its pc) is made in the order src of PE k, @op that of k + 1, ..., @op
+ * that of k - 1 (mod n). 2LEVEL: see Documentation/shmem.rst. Every PE's @dest
  * gets the same bytes.
  */
 int ubshmem_team_allreduce(const struct ubshmem_team *team, void *dest,

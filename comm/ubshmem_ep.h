@@ -12,7 +12,9 @@
  * step after step in turn, so that a step can follow a step.
  * Documentation/shmem.rst "MoE dispatch and combine" gives the protocol
  * step by step, the buffers' layout and sizes. libubshmem 1.2
- * (UBSHMEM_1.2); the team is every PE.
+ * (UBSHMEM_1.2) over every PE; 1.3 (UBSHMEM_1.3) over a team
+ * (ubshmem_ep_create_team()), whose PEs are numbered by their index in
+ * it: expert e is on the team's index e / experts_per_pe.
  */
 #ifndef UBSHMEM_EP_H
 #define UBSHMEM_EP_H
@@ -39,8 +41,8 @@ extern "C" {
  *	UBSHMEM_EP_GROUP, at most 32768 (an output of hidden BF16 values is
  *	one memory-semantics entry, at most 64 KiB)
  * @top_k: experts each token goes to, 1 .. UBSHMEM_EP_MAX_TOPK
- * @experts_per_pe: experts each PE holds; expert e is on PE
- *	e / @experts_per_pe
+ * @experts_per_pe: experts each PE holds; expert e is on the PE of
+ *	index e / @experts_per_pe in the context's team
  * @capacity: tokens a PE takes from one peer in one step; 0 for
  *	@max_tokens, the worst case (every token of the peer)
  */
@@ -54,11 +56,12 @@ struct ubshmem_ep_attr {
 
 /**
  * struct ubshmem_ep_token - the header of a token received by dispatch
- * @src_pe: its home PE
+ * @src_pe: its home PE's index in the context's team (for the world,
+ *	its PE number)
  * @src_token: its index among the home's tokens of the step
  * @hidden: the elements of its payload
  * @top_k: its experts
- * @expert: its top-k expert ids (global: expert e is on PE
+ * @expert: its top-k expert ids (of the team: expert e is on index
  *	e / experts_per_pe), the home's order; those of this PE are the
  *	ones ubshmem_ep_expert_out() counts, in this order
  * @pad: zero
@@ -79,38 +82,59 @@ struct ubshmem_ep_token {
 struct ubshmem_ep;
 
 /**
- * ubshmem_ep_create() - a dispatch/combine context: collective
- * @attr: its shape, the same in every PE
+ * ubshmem_ep_create_team() - a dispatch/combine context over a team:
+ *	collective over the world
+ * @team: the team this PE does EP in, which it is in; NULL: this PE alone
+ * @attr: the shape, the same in every PE of the job
  * @ep: out: the context
  *
- * Allocates its buffers in the symmetric heap (ubshmem_malloc(), whose
- * room UBSHMEM_HEAP_SIZE sets; ubshmem_ep_heap_size() tells how much).
+ * Every PE of the job calls it, as ubshmem_malloc() (which it calls): each
+ * with its own team, e.g. its node's, or one of the teams a split made, so
+ * that each team has a context over it; the dispatches and combines are
+ * then collective over the context's team only, and contexts over
+ * disjoint teams run at once without seeing each other's (every flag and
+ * counter is in the context's buffers, written only by its team's PEs).
+ * The buffers are allocated for the largest team (the PEs tell each other
+ * their team's size in a round of the bootstrap), so every PE has each at
+ * the same offset. The context keeps the team's PEs: the team may be destroyed.
  *
- * Return: 0; -EINVAL for a bad @attr; -ENOMEM when the heap has no room;
- * -EIO.
+ * Return: 0; -EINVAL for a bad @attr (then in every PE) or a PE not in
+ * @team (the others then wait, as in a collective); -ENOMEM when the
+ * heap has no room; -EIO.
  */
+int ubshmem_ep_create_team(const struct ubshmem_team *team,
+			   const struct ubshmem_ep_attr *attr,
+			   struct ubshmem_ep **ep);
+
+/* ubshmem_ep_create() - ubshmem_ep_create_team() over the world. */
 int ubshmem_ep_create(const struct ubshmem_ep_attr *attr,
 		      struct ubshmem_ep **ep);
 
-/* ubshmem_ep_destroy() - free the context's buffers: collective. */
+/*
+ * ubshmem_ep_destroy() - free the context's buffers: collective over the
+ * world, as ubshmem_ep_create_team().
+ */
 void ubshmem_ep_destroy(struct ubshmem_ep *ep);
 
 /*
  * The UBSHMEM_HEAP_SIZE a job of @n_pes PEs needs for a context of
- * @attr: its buffers and the part of the heap the library keeps; 0 if
- * @attr is bad.
+ * @attr over the world: its buffers and the part of the heap the library
+ * keeps; 0 if @attr is bad. For contexts over teams of at most m PEs in
+ * a job of n, ubshmem_ep_heap_size(@attr, m) plus the signal words of the
+ * n - m PEs more (8 bytes each), rounded up to a page.
  */
 uint64_t ubshmem_ep_heap_size(const struct ubshmem_ep_attr *attr, int n_pes);
 
 /**
  * ubshmem_ep_dispatch() - send this step's tokens to their experts' PEs
- *	and receive the tokens for this PE's experts: collective
+ *	and receive the tokens for this PE's experts: collective over the
+ *	context's team
  * @ep: the context
  * @ntokens: this PE's tokens, 0 .. max_tokens
  * @x: their INT8 payload, @ntokens x hidden
  * @scales: their FP32 scales, @ntokens x hidden / UBSHMEM_EP_GROUP
  * @experts: their top-k expert ids, @ntokens x top_k, each below
- *	n_pes x experts_per_pe, distinct within a token
+ *	the team's PEs x experts_per_pe, distinct within a token
  *
  * A token goes once to each PE holding one or more of its experts. Ends
  * once this PE has every peer's flag for the step: the received tokens
@@ -131,9 +155,10 @@ int ubshmem_ep_dispatch(struct ubshmem_ep *ep, unsigned int ntokens,
 unsigned int ubshmem_ep_recv_count(const struct ubshmem_ep *ep);
 
 /*
- * Received token @i (0 .. ubshmem_ep_recv_count() - 1, those of PE 0
- * first, then of PE 1, ..., each PE's in its order), in the receive
- * buffer; NULL if out of range. Valid until the next dispatch but one.
+ * Received token @i (0 .. ubshmem_ep_recv_count() - 1, those of the
+ * team's index 0 first, then of index 1, ..., each PE's in its order),
+ * in the receive buffer; NULL if out of range. Valid until the next
+ * dispatch but one.
  */
 const struct ubshmem_ep_token *
 ubshmem_ep_recv_token(const struct ubshmem_ep *ep, unsigned int i);
@@ -152,7 +177,7 @@ uint16_t *ubshmem_ep_expert_out(struct ubshmem_ep *ep, unsigned int i,
 
 /**
  * ubshmem_ep_combine() - send every expert output home and make the
- *	weighted sums: collective
+ *	weighted sums: collective over the context's team
  * @ep: the context, once after each ubshmem_ep_dispatch()
  * @weights: the routing weights of this PE's tokens, ntokens x top_k
  * @out: out: ntokens x hidden BF16 (uint16_t):

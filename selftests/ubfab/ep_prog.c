@@ -9,6 +9,11 @@
  *   ep_prog check STEPS TOKENS TOPK EXPERTS_PER_PE
  *                       STEPS steps in a row (the double buffers in turn),
  *                       up to TOKENS tokens a PE a step, hidden 7,168
+ *   ep_prog node|halves STEPS TOKENS TOPK EXPERTS_PER_PE
+ *                       the same in several disjoint teams at once: each
+ *                       node's team, or the even and the odd PEs; each
+ *                       PE's data differs, so a token or output that
+ *                       reached another team would fail a check
  *   ep_prog overflow    a capacity of 2 tokens a peer: PE 0 routes 4 tokens
  *                       to PE 1's experts, the others 2 to their right
  *                       neighbour's and 2 to their own; PEs 0 and 1 get
@@ -28,7 +33,12 @@
 #define GROUPS	(HIDDEN / UBSHMEM_EP_GROUP)
 #define SEED	0x5eed0e9ULL
 
+/*
+ * The context's team: this PE's index and its size, and the PE numbers
+ * by index (whose tokens differ: the seed takes the PE number).
+ */
 static int me, npes, failures;
+static int *team_pes;
 
 static void fail(const char *fmt, ...)
 {
@@ -229,8 +239,8 @@ static void check_combined(const struct tokens *tk, const uint16_t *out,
 	CHECK(!bad, "step %d: %u combined elements differ", step, bad);
 }
 
-static int check_steps(int steps, unsigned int max, unsigned int topk,
-		       unsigned int epp)
+static int check_steps(const struct ubshmem_team *team, int steps,
+		       unsigned int max, unsigned int topk, unsigned int epp)
 {
 	struct ubshmem_ep_attr a = { .max_tokens = max, .hidden = HIDDEN,
 				     .top_k = topk, .experts_per_pe = epp };
@@ -244,7 +254,8 @@ static int check_steps(int steps, unsigned int max, unsigned int topk,
 			return -ENOMEM;
 	if (!all || !out)
 		return -ENOMEM;
-	err = ubshmem_ep_create(&a, &ep);
+	err = team ? ubshmem_ep_create_team(team, &a, &ep) :
+		     ubshmem_ep_create(&a, &ep);
 	if (err) {
 		fail("ubshmem_ep_create: %s (heap wanted %llu)", strerror(-err),
 		     (unsigned long long)ubshmem_ep_heap_size(&a, npes));
@@ -252,7 +263,8 @@ static int check_steps(int steps, unsigned int max, unsigned int topk,
 	}
 	for (st = 0; st < steps; st++) {
 		for (s = 0; s < npes; s++)
-			make_tokens(&all[s], st, s, max, topk, epp * npes);
+			make_tokens(&all[s], st, team_pes[s], max, topk,
+				    epp * npes);
 		err = ubshmem_ep_dispatch(ep, all[me].n, all[me].x,
 					  all[me].scales, all[me].experts);
 		CHECK(!err, "step %d: dispatch: %s", st, strerror(-err));
@@ -336,28 +348,68 @@ static int check_overflow(void)
 	return 0;
 }
 
+/*
+ * This PE's team for @what: the world for check, its node's for node, the
+ * even or the odd PEs for halves (split by every PE, each getting one).
+ * NULL (and *@split unset) if @what is none of them.
+ */
+static const struct ubshmem_team *pick_team(const char *what,
+					    struct ubshmem_team **split)
+{
+	const struct ubshmem_team *w = ubshmem_team_world();
+	struct ubshmem_team *even = NULL, *odd = NULL;
+	int n = ubshmem_n_pes();
+
+	if (!strcmp(what, "check"))
+		return w;
+	if (!strcmp(what, "node"))
+		return ubshmem_team_node();
+	if (strcmp(what, "halves"))
+		return NULL;
+	CHECK(!ubshmem_team_split_strided(w, 0, 2, (n + 1) / 2, &even) &&
+	      !ubshmem_team_split_strided(w, 1, 2, n / 2, &odd) &&
+	      !even != !odd, "halves: split");
+	*split = even ? even : odd;
+	return *split;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "check";
-	int err;
+	const struct ubshmem_team *team;
+	struct ubshmem_team *split = NULL;
+	int err, i, rank, size;
 
 	err = ubshmem_init();
 	if (err) {
 		fprintf(stderr, "ubshmem_init: %s\n", strerror(-err));
 		return 1;
 	}
-	me = ubshmem_my_pe();
-	npes = ubshmem_n_pes();
-	if (!strcmp(what, "overflow"))
+	rank = ubshmem_my_pe();
+	size = ubshmem_n_pes();
+	team = pick_team(what, &split);
+	me = ubshmem_team_my_pe(team ? team : ubshmem_team_world());
+	npes = ubshmem_team_n_pes(team ? team : ubshmem_team_world());
+	team_pes = calloc(npes, sizeof(*team_pes));
+	for (i = 0; team_pes && i < npes; i++)
+		team_pes[i] = ubshmem_team_translate_pe(team ? team :
+						ubshmem_team_world(), i);
+	if (!team_pes)
+		err = -ENOMEM;
+	else if (!strcmp(what, "overflow"))
 		err = check_overflow();
-	else if (argc == 6)
-		err = check_steps(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]),
+	else if (team && argc == 6)
+		err = check_steps(team == ubshmem_team_world() ? NULL : team,
+				  atoi(argv[2]), atoi(argv[3]), atoi(argv[4]),
 				  atoi(argv[5]));
 	else
 		err = -EINVAL;
 	CHECK(!err, "%s: %s", what, strerror(-err));
+	CHECK(!ubshmem_team_destroy(split), "destroy");
 	CHECK(!ubshmem_finalize(), "finalize");
 	if (!failures)
-		printf("ok %d of %d on %s\n", me, npes, getenv("UBRUN_ENTITY"));
+		printf("ok %d of %d on %s\n", rank, size,
+		       getenv("UBRUN_ENTITY"));
+	free(team_pes);
 	return failures ? 1 : 0;
 }

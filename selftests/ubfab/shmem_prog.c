@@ -15,6 +15,10 @@
  *                       the world, a strided team, an odd one split from
  *                       it and the node teams against the CPU's result
  *                       (a job of 16 over 4 nodes)
+ *   shmem_prog redops   the reductions beyond the sum (product, min, max,
+ *                       and, or, xor) of each type they take, all-reduce
+ *                       by both algorithms and reduce-scatter, over the
+ *                       world and every other PE, against the CPU's result
  *   shmem_prog env      print the rank's place and environment, one line
  *   shmem_prog lines    print lines on stdout and stderr, then a partial one
  *   shmem_prog fail R   rank R exits 3 after init; the others wait in a
@@ -24,6 +28,7 @@
  *                       must fail, not wait for it
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -411,26 +416,80 @@ static float ref_float(uint16_t h)
 	return f;
 }
 
-/* PE @pe's source element @i of @type, as the bytes of that type. */
-static void elem(int type, int pe, size_t i, void *out)
+/*
+ * A special float for MIN and MAX at some elements @i, else 0: NaNs of
+ * their own bits from a third of the PEs (so some elements have several,
+ * and the earliest in the order must win), or zeros of either sign, or
+ * infinities.
+ */
+static int special(int pe, size_t i, float *f)
 {
-	uint32_t h = hash(pe, i);
+	uint32_t u;
 
-	if (type == UBSHMEM_INT32) {
-		memcpy(out, &h, 4);
-	} else if (type == UBSHMEM_FLOAT) {
-		float f = ((int32_t)(h % 2000001) - 1000000) * 1e-3f;
-
-		memcpy(out, &f, 4);
-	} else {
-		uint16_t b = ref_bf16(((int32_t)(h % 4097) - 2048) / 16.0f);
-
-		memcpy(out, &b, 2);
-	}
+	if (i % 61 == 3 && (pe + i) % 3 == 0)
+		u = 0x7fc00000 | (uint32_t)pe << 16 | 1;	/* quiet NaN */
+	else if (i % 53 == 7)
+		u = (uint32_t)(pe & 1) << 31;		/* -0 or +0 */
+	else if (i % 47 == 5 && pe % 4 == 1)
+		u = 0x7f800000 | (uint32_t)(pe & 2) << 30;	/* +-inf */
+	else
+		return 0;
+	memcpy(f, &u, 4);
+	return 1;
 }
 
-/* @acc = @acc + @b, elements of @type as the library adds them. */
-static void ref_add(int type, void *acc, const void *b)
+/*
+ * PE @pe's source element @i of @type for @op, as the bytes of that type:
+ * for PROD about 1 (products of up to 16 stay finite, each rounded), for
+ * AND mostly ones and for OR mostly zeros (the result not all one bit),
+ * for MIN and MAX with special() values.
+ */
+static void elem(int type, int op, int pe, size_t i, void *out)
+{
+	uint32_t h = hash(pe, i);
+	float f = ((int32_t)(h % 2000001) - 1000000) * 1e-3f;
+	uint16_t b;
+
+	if (type == UBSHMEM_INT32) {
+		if (op == UBSHMEM_OP_AND)
+			h |= h >> 1 | h << 1;
+		else if (op == UBSHMEM_OP_OR)
+			h &= h >> 1 & h << 1;
+		memcpy(out, &h, 4);
+		return;
+	}
+	if (op == UBSHMEM_OP_PROD)
+		f = 1.0f + ((int32_t)(h % 4097) - 2048) / 4096.0f;
+	else if (type == UBSHMEM_BF16)
+		f = ((int32_t)(h % 4097) - 2048) / 16.0f;
+	if (op == UBSHMEM_OP_MIN || op == UBSHMEM_OP_MAX)
+		special(pe, i, &f);
+	if (type == UBSHMEM_FLOAT) {
+		memcpy(out, &f, 4);
+		return;
+	}
+	memcpy(&h, &f, 4);
+	/* a NaN keeps its bits (ref_bf16 would round them) */
+	b = isnan(f) ? h >> 16 : ref_bf16(f);
+	memcpy(out, &b, 2);
+}
+
+/*
+ * MIN or MAX of @x, the earlier, and @y, as ubshmem.h defines them: the
+ * earlier NaN, else the later NaN, else the smaller (larger), -0 below +0.
+ */
+static int ref_later(float x, float y, int op)
+{
+	int below = y < x || (y == x && signbit(y) && !signbit(x));
+	int above = y > x || (y == x && !signbit(y) && signbit(x));
+
+	if (isnan(x) || isnan(y))
+		return !isnan(x);
+	return op == UBSHMEM_OP_MIN ? below : above;
+}
+
+/* @acc = @acc @op @b, elements of @type as the library reduces them. */
+static void ref_op(int type, int op, void *acc, const void *b)
 {
 	uint32_t x, y;
 	float fx, fy;
@@ -439,17 +498,40 @@ static void ref_add(int type, void *acc, const void *b)
 	if (type == UBSHMEM_INT32) {
 		memcpy(&x, acc, 4);
 		memcpy(&y, b, 4);
-		x += y;
+		if (op == UBSHMEM_OP_SUM)
+			x += y;
+		else if (op == UBSHMEM_OP_PROD)
+			x = (uint32_t)((uint64_t)x * y);
+		else if (op == UBSHMEM_OP_MIN)
+			x = (int32_t)y < (int32_t)x ? y : x;
+		else if (op == UBSHMEM_OP_MAX)
+			x = (int32_t)y > (int32_t)x ? y : x;
+		else if (op == UBSHMEM_OP_AND)
+			x &= y;
+		else if (op == UBSHMEM_OP_OR)
+			x |= y;
+		else
+			x ^= y;
 		memcpy(acc, &x, 4);
 	} else if (type == UBSHMEM_FLOAT) {
 		memcpy(&fx, acc, 4);
 		memcpy(&fy, b, 4);
-		fx += fy;
+		if (op == UBSHMEM_OP_SUM)
+			fx += fy;
+		else if (op == UBSHMEM_OP_PROD)
+			fx *= fy;
+		else if (ref_later(fx, fy, op))
+			memcpy(&fx, b, 4);
 		memcpy(acc, &fx, 4);
 	} else {
 		memcpy(&hx, acc, 2);
 		memcpy(&hy, b, 2);
-		hx = ref_bf16(ref_float(hx) + ref_float(hy));
+		if (op == UBSHMEM_OP_SUM)
+			hx = ref_bf16(ref_float(hx) + ref_float(hy));
+		else if (op == UBSHMEM_OP_PROD)
+			hx = ref_bf16(ref_float(hx) * ref_float(hy));
+		else if (ref_later(ref_float(hx), ref_float(hy), op))
+			hx = hy;
 		memcpy(acc, &hx, 2);
 	}
 }
@@ -511,18 +593,18 @@ static int chunk_of(size_t q, size_t len, int n)
 
 /*
  * @out = element @i of the PEs @pes[(k + 1) % n], [(k + 2) % n], ...,
- * [k] summed in that order (of their source elements @i).
+ * [k] reduced by @op in that order (of their source elements @i).
  */
-static void ref_chain(int type, const int *pes, int n, int k, size_t i,
-		      void *out)
+static void ref_chain(int type, int op, const int *pes, int n, int k,
+		      size_t i, void *out)
 {
 	unsigned char b[4];
 	int j;
 
-	elem(type, pes[(k + 1) % n], i, out);
+	elem(type, op, pes[(k + 1) % n], i, out);
 	for (j = 2; j <= n; j++) {
-		elem(type, pes[(k + j) % n], i, b);
-		ref_add(type, out, b);
+		elem(type, op, pes[(k + j) % n], i, b);
+		ref_op(type, op, out, b);
 	}
 }
 
@@ -535,7 +617,7 @@ static void ref_chain(int type, const int *pes, int n, int k, size_t i,
  * partial the sum of the node's PEs from local index c + 1 on.
  */
 static void ref_allreduce(const struct tinfo *ti, int algo, int type,
-			  size_t count, size_t e, void *out)
+			  int op, size_t count, size_t e, void *out)
 {
 	size_t es = type == UBSHMEM_BF16 ? 2 : 4, per = UBSHMEM_COLL_PIECE / es;
 	size_t q = e % per, pc = count - e / per * per, fc, lc;
@@ -545,7 +627,8 @@ static void ref_allreduce(const struct tinfo *ti, int algo, int type,
 	pc = pc < per ? pc : per;
 	if (algo == UBSHMEM_ALLREDUCE_RING) {
 		k = chunk_of(q, pc, ti->n);
-		ref_chain(type, ti->pes, ti->n, (k - 1 + ti->n) % ti->n, e, out);
+		ref_chain(type, op, ti->pes, ti->n, (k - 1 + ti->n) % ti->n, e,
+			  out);
 		return;
 	}
 	c = chunk_of(q, pc, L);
@@ -554,9 +637,10 @@ static void ref_allreduce(const struct tinfo *ti, int algo, int type,
 	k = chunk_of(q - fc, lc, M);
 	for (j = 1; j <= M; j++) {
 		m = (k + j) % M;
-		ref_chain(type, ti->by_node[m], L, c, e, j == 1 ? out : part);
+		ref_chain(type, op, ti->by_node[m], L, c, e,
+			  j == 1 ? out : part);
 		if (j > 1)
-			ref_add(type, out, part);
+			ref_op(type, op, out, part);
 	}
 }
 
@@ -569,7 +653,7 @@ static void ref_allreduce(const struct tinfo *ti, int algo, int type,
  * @count.
  */
 static size_t check_reduced(const struct tinfo *ti, int algo, int type,
-			    size_t count, const unsigned char *dst)
+			    int op, size_t count, const unsigned char *dst)
 {
 	size_t es = type == UBSHMEM_BF16 ? 2 : 4, e, bad = count;
 	const unsigned char *first = ubshmem_ptr(dst, ti->pes[0]);
@@ -577,7 +661,7 @@ static size_t check_reduced(const struct tinfo *ti, int algo, int type,
 
 	CHECK(first, "ubshmem_ptr: %s", strerror(errno));
 	for (e = ti->me; e < count; e += ti->n) {
-		ref_allreduce(ti, algo, type, count, e, want);
+		ref_allreduce(ti, algo, type, op, count, e, want);
 		if (memcmp(dst + e * es, want, es)) {
 			bad = e;
 			break;
@@ -644,13 +728,14 @@ static void check_allreduce(void)
 						 COLL_BIG / es : 64 << 10);
 
 			for (i = 0; i < count; i++)
-				elem(type, me, i, src + i * es);
+				elem(type, UBSHMEM_OP_SUM, me, i, src + i * es);
 			memset(dst, 0xee, count * es);
 			ns[s] = timed();
 			OK(ubshmem_allreduce(dst, src, count, type,
 					     UBSHMEM_OP_SUM));
 			ns[s] = took(ns[s]);
-			i = check_reduced(&world, algo, type, count, dst);
+			i = check_reduced(&world, algo, type, UBSHMEM_OP_SUM,
+					  count, dst);
 			CHECK(i == count, "allreduce %s of %zu: element %zu",
 			      names[type], count, i);
 		}
@@ -665,7 +750,8 @@ static void check_allreduce(void)
 		      (unsigned long long)ns[3]);
 	}
 	CHECK(ubshmem_allreduce(dst, src, 1, 3, UBSHMEM_OP_SUM) == -EINVAL &&
-	      ubshmem_allreduce(dst, src, 1, UBSHMEM_INT32, 1) == -EINVAL &&
+	      ubshmem_allreduce(dst, src, 1, UBSHMEM_INT32,
+				UBSHMEM_OP_XOR + 1) == -EINVAL &&
 	      ubshmem_allreduce(dst, dst, 1, UBSHMEM_INT32, 0) == -EINVAL,
 	      "allreduce: bad arguments accepted");
 	ubshmem_free(dst);
@@ -807,13 +893,14 @@ static void check_team(const struct tinfo *ti, const char *name, int big,
 			/* reduce-scatter: block tme is summed from tme + 1 on */
 			count = coll_size(s, COLL_BIG / n / es);
 			for (e = 0; e < count * n; e++)
-				elem(type, me, e, src + e * es);
+				elem(type, UBSHMEM_OP_SUM, me, e,
+				     src + e * es);
 			memset(dst, 0xee, count * es);
 			OK(ubshmem_team_reduce_scatter(t, dst, src, count, type,
 						       UBSHMEM_OP_SUM));
 			for (e = 0; e < count; e++) {
-				ref_chain(type, ti->pes, n, tme,
-					  tme * count + e, want);
+				ref_chain(type, UBSHMEM_OP_SUM, ti->pes, n,
+					  tme, tme * count + e, want);
 				if (memcmp(dst + e * es, want, es))
 					break;
 			}
@@ -821,7 +908,8 @@ static void check_team(const struct tinfo *ti, const char *name, int big,
 			      name, names[type], count, e);
 			count = coll_size(s, (COLL_BIG + 12) / es);
 			for (e = 0; e < count; e++)
-				elem(type, me, e, src + e * es);
+				elem(type, UBSHMEM_OP_SUM, me, e,
+				     src + e * es);
 			for (algo = UBSHMEM_ALLREDUCE_AUTO;
 			     algo <= UBSHMEM_ALLREDUCE_2LEVEL; algo++) {
 				int use = algo ? algo : auto_algo(ti);
@@ -838,7 +926,8 @@ static void check_team(const struct tinfo *ti, const char *name, int big,
 					continue;
 				}
 				OK(err);
-				e = check_reduced(ti, use, type, count, dst);
+				e = check_reduced(ti, use, type,
+						  UBSHMEM_OP_SUM, count, dst);
 				CHECK(e == count,
 				      "%s: allreduce %d %s of %zu: element %zu",
 				      name, algo, names[type], count, e);
@@ -853,7 +942,8 @@ static void check_team(const struct tinfo *ti, const char *name, int big,
 		setenv("UBSHMEM_ALLREDUCE", env[algo], 1);
 		count = 4099;
 		for (e = 0; e < count; e++)
-			elem(UBSHMEM_FLOAT, me, e, src + e * 4);
+			elem(UBSHMEM_FLOAT, UBSHMEM_OP_SUM, me, e,
+			     src + e * 4);
 		err = ubshmem_team_allreduce(t, dst, src, count, UBSHMEM_FLOAT,
 					     UBSHMEM_OP_SUM,
 					     UBSHMEM_ALLREDUCE_AUTO);
@@ -863,7 +953,8 @@ static void check_team(const struct tinfo *ti, const char *name, int big,
 			continue;
 		}
 		OK(err);
-		e = check_reduced(ti, algo, UBSHMEM_FLOAT, count, dst);
+		e = check_reduced(ti, algo, UBSHMEM_FLOAT, UBSHMEM_OP_SUM,
+				  count, dst);
 		CHECK(e == count, "%s: UBSHMEM_ALLREDUCE=%s: element %zu",
 		      name, env[algo], e);
 	}
@@ -965,6 +1056,107 @@ static void check_team_colls(void)
 }
 
 /*
+ * The reductions beyond the sum on the team of @ti: every op each type
+ * takes, reduce-scatter (block tme from tme + 1 on) and all-reduce by RING
+ * and, on a team regular over its nodes, 2LEVEL, of 1, 7 and 4,099
+ * elements a PE or a block and, with @big, for one op of each type (the
+ * last), 1 MiB in all (all-reduce: 1 MiB + 12 bytes, two pieces), bit for
+ * bit against the CPU in each algorithm's order; then the pairs of op and
+ * type refused.
+ */
+static void check_ops(const struct tinfo *ti, const char *name, int big,
+		      unsigned char *src, unsigned char *dst)
+{
+	static const char *const names[] = { "int32", "float", "bf16" };
+	const struct ubshmem_team *t = ti->t;
+	int n = ti->n, type, op, last, s, algo;
+	unsigned char want[4];
+	size_t es, count, e;
+
+	for (type = UBSHMEM_INT32; type <= UBSHMEM_BF16; type++) {
+		es = type == UBSHMEM_BF16 ? 2 : 4;
+		last = type == UBSHMEM_INT32 ? UBSHMEM_OP_XOR : UBSHMEM_OP_MAX;
+		for (op = UBSHMEM_OP_PROD; op <= last; op++) {
+			for (s = 0; s < 3 + (big && op == last); s++) {
+				count = coll_size(s, COLL_BIG / n / es);
+				for (e = 0; e < count * n; e++)
+					elem(type, op, me, e, src + e * es);
+				memset(dst, 0xee, count * es);
+				OK(ubshmem_team_reduce_scatter(t, dst, src,
+							       count, type,
+							       op));
+				for (e = 0; e < count; e++) {
+					ref_chain(type, op, ti->pes, n, ti->me,
+						  ti->me * count + e, want);
+					if (memcmp(dst + e * es, want, es))
+						break;
+				}
+				CHECK(e == count, "%s: reduce_scatter op %d "
+				      "%s of %zu: element %zu", name, op,
+				      names[type], count, e);
+				count = coll_size(s, (COLL_BIG + 12) / es);
+				for (e = 0; e < count; e++)
+					elem(type, op, me, e, src + e * es);
+				for (algo = UBSHMEM_ALLREDUCE_RING;
+				     algo <= UBSHMEM_ALLREDUCE_2LEVEL; algo++) {
+					if (algo == UBSHMEM_ALLREDUCE_2LEVEL &&
+					    !ti->regular)
+						continue;
+					memset(dst, 0xee, count * es);
+					OK(ubshmem_team_allreduce(t, dst, src,
+								  count, type,
+								  op, algo));
+					e = check_reduced(ti, algo, type, op,
+							  count, dst);
+					CHECK(e == count, "%s: allreduce %d "
+					      "op %d %s of %zu: element %zu",
+					      name, algo, op, names[type],
+					      count, e);
+				}
+			}
+		}
+	}
+	for (op = UBSHMEM_OP_AND; op <= UBSHMEM_OP_XOR; op++)
+		CHECK(ubshmem_team_allreduce(t, dst, src, 1, UBSHMEM_FLOAT, op,
+					     UBSHMEM_ALLREDUCE_RING) ==
+		      -EINVAL &&
+		      ubshmem_team_reduce_scatter(t, dst, src, 1, UBSHMEM_BF16,
+						  op) == -EINVAL,
+		      "%s: op %d of float or bf16 accepted", name, op);
+	CHECK(ubshmem_team_allreduce(t, dst, src, 1, UBSHMEM_INT32, -1,
+				     UBSHMEM_ALLREDUCE_RING) == -EINVAL &&
+	      ubshmem_team_reduce_scatter(t, dst, src, 1, UBSHMEM_INT32,
+					  UBSHMEM_OP_XOR + 1) == -EINVAL,
+	      "%s: unknown op accepted", name);
+}
+
+/*
+ * The reductions beyond the sum (check_ops()) on the world, with 1 MiB,
+ * and on the team of every other PE from PE 0 (at 8 spread over 4
+ * nodes: 2 on each of 2 nodes, so both algorithms).
+ */
+static void check_redops(void)
+{
+	unsigned char *src = ubshmem_malloc(COLL_BIG + 64);
+	unsigned char *dst = ubshmem_malloc(COLL_BIG + 64);
+	struct ubshmem_team *half = NULL;
+	struct tinfo ti;
+
+	tinfo_make(&ti, ubshmem_team_world());
+	check_ops(&ti, "world", 1, src, dst);
+	OK(ubshmem_team_split_strided(ubshmem_team_world(), 0, 2,
+				      (npes + 1) / 2, &half));
+	if (half) {
+		tinfo_make(&ti, half);
+		check_ops(&ti, "half", 0, src, dst);
+	}
+	OK(ubshmem_barrier_all());
+	OK(ubshmem_team_destroy(half));
+	ubshmem_free(dst);
+	ubshmem_free(src);
+}
+
+/*
  * Every PE's node, for the teams' levels, into node_of[]: named by the
  * first PE of its node team (under ubrun and mpirun alike).
  */
@@ -1024,8 +1216,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	CHECK(ubshmem_model_ns() == 0, "model_ns before any op");
-	if (!strcmp(what, "coll") || !strcmp(what, "teams"))
+	if (!strcmp(what, "coll") || !strcmp(what, "teams") ||
+	    !strcmp(what, "redops"))
 		gather_nodes();
+	if (!strcmp(what, "redops")) {
+		check_redops();
+		goto out;
+	}
 	if (!strcmp(what, "coll")) {
 		check_allreduce();
 		check_moves();

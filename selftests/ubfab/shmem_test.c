@@ -5,7 +5,8 @@
  * and spread, and each rank checks every call of the API against the
  * CPU's expectations, then the collectives in jobs of 4, 16 and 7 ranks
  * and over teams of several shapes in a job of 16, MoE dispatch and
- * combine (ep_prog) in jobs of 8, 16 and 7 ranks;
+ * combine (ep_prog) in jobs of 8, 16 and 7 ranks, the reductions beyond
+ * the sum in a job of 8, MoE in disjoint teams at once in jobs of 8 and 7;
  * ubrun's placements and environment, the prefix of its ranks' output
  * lines, its exit status when a rank fails (the others killed), when a
  * rank cannot start and when it is sent SIGTERM.
@@ -241,6 +242,36 @@ TEST_F_TIMEOUT(shmem, ep_7_nodes, 120)
 {
 	run_ranks(_metadata, "ep_prog", "7", "--placement=nodes:3",
 		  (const char *const[]){ "check", "4", "16", "8", "4", NULL });
+}
+
+/*
+ * The reductions beyond the sum (shmem_prog redops): product, min, max
+ * (NaNs, signed zeros, infinities among the data) and, of int32, and, or,
+ * xor; all-reduce by RING and 2LEVEL and reduce-scatter, over the world
+ * (8 PEs, 2 on each of the 4 nodes) and its even PEs (2 on each of 2),
+ * bit for bit against the CPU in each algorithm's order.
+ */
+TEST_F_TIMEOUT(shmem, redops_8_spread, 180)
+{
+	run_prog(_metadata, "redops", "8", "--placement=spread");
+}
+
+/*
+ * MoE dispatch and combine in disjoint teams at once: the node teams of
+ * 4 (8 ranks on 2 nodes), and the even and odd PEs of 7 spread over the
+ * 4 nodes (EP 4 and EP 3 side by side), 4 steps of up to 12 tokens,
+ * top-4 of 4 experts a PE, each checked bit for bit.
+ */
+TEST_F_TIMEOUT(shmem, ep_teams_8_nodes, 120)
+{
+	run_ranks(_metadata, "ep_prog", "8", "--placement=nodes:2",
+		  (const char *const[]){ "node", "4", "12", "4", "4", NULL });
+}
+
+TEST_F_TIMEOUT(shmem, ep_teams_7_spread, 120)
+{
+	run_ranks(_metadata, "ep_prog", "7", "--placement=spread",
+		  (const char *const[]){ "halves", "4", "12", "4", "4", NULL });
 }
 
 TEST_F_TIMEOUT(shmem, ep_overflow, 60)
