@@ -53,7 +53,7 @@ struct ubfab_model_stamp {
  *	modeled writes, in the order the host ran them, up to @size
  * @head: where the next stamp goes; the newest is just before it
  * @kept: how many are kept, the newest ones
- * @size: how many @at holds: 3, 7, 15, 31 or 63 (the allocation a power
+ * @size: how many @at holds: 3, 7, 15, ... 255 (the allocation a power
  *	of two)
  * @waited: a wait has looked at the word: it may grow
  * @at: the stamps, a ring
@@ -69,7 +69,7 @@ struct ubfab_model_stamps {
 };
 
 #define UBFAB_MODEL_STAMPS_MIN	3
-#define UBFAB_MODEL_STAMPS_MAX	63
+#define UBFAB_MODEL_STAMPS_MAX	255
 
 /* The word at @addr of an entity's memory, as an index of its @stamps. */
 static unsigned long ubfab_model_word(u64 addr)
