@@ -10,9 +10,10 @@
  * (UBFAB_SQE_MEMSEM: the vector cores' direct stores, as the serving
  * stack does it), so a record or an output is at most 64 KiB, and they
  * are spread over the context's own queues (lanes), whose clocks start
- * at the PE queue's and end it. A context is over a team: its PEs are
- * numbered by their index in it, expert e on index e / experts_per_pe.
- * The protocol is in Documentation/shmem.rst "MoE dispatch and combine".
+ * at the PE queue's and end it (in the ordered domain through events,
+ * order.c). A context is over a team: its PEs are numbered by their
+ * index in it, expert e on index e / experts_per_pe. The protocol is in
+ * Documentation/shmem.rst "MoE dispatch and combine".
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,6 +29,12 @@
  */
 #define EP_LANES	16
 #define EP_LANE_DEPTH	64
+/*
+ * In the ordered domain a lane that fills would be waited for on the
+ * host while the PE's other lanes may stand idle, holding the domain
+ * back: deep enough for a call's entries, up to this.
+ */
+#define EP_LANE_DEPTH_ORDERED	1024U
 
 /* A flag: (1 << 48) | pairs << 24 | tokens, added by the sender. */
 #define FLAG_SET	(1ULL << 48)
@@ -71,6 +78,7 @@ struct ubshmem_ep {
 	unsigned int sent_pairs;	/* outputs that will come home */
 	int timing;			/* the PE's queue is timing-only */
 	struct shm_queue lane[EP_LANES];
+	struct shm_gang gang;		/* the lanes' events, if ordered */
 	uint64_t dispatch_ns, combine_ns;
 };
 
@@ -140,6 +148,24 @@ uint64_t ubshmem_ep_heap_size(const struct ubshmem_ep_attr *attr, int n_pes)
 	return sum + SHM_RESERVED(n_pes);
 }
 
+/*
+ * A lane's depth: in the ordered domain a power of two that holds a
+ * call's entries (its peers' tokens or outputs and a flag each, and
+ * the two events of order.c), at most EP_LANE_DEPTH_ORDERED.
+ */
+static unsigned int lane_depth(const struct ubshmem_ep *ep)
+{
+	uint64_t need = (uint64_t)(ep->n + EP_LANES - 1) / EP_LANES *
+			(max_pairs(&ep->a) + 1) + 3;
+	unsigned int d = EP_LANE_DEPTH;
+
+	if (!shm_is_ordered())
+		return d;
+	while (d < need && d < EP_LANE_DEPTH_ORDERED)
+		d <<= 1;
+	return d;
+}
+
 void ubshmem_ep_destroy(struct ubshmem_ep *ep)
 {
 	int b;
@@ -148,6 +174,7 @@ void ubshmem_ep_destroy(struct ubshmem_ep *ep)
 		return;
 	for (b = 0; b < EP_LANES; b++)
 		ubfab_queue_destroy(ep->lane[b].q);
+	shm_gang_free(&ep->gang);
 	ubshmem_free(ep->out);
 	ubshmem_free(ep->send);
 	for (b = 1; b >= 0; b--) {
@@ -235,12 +262,14 @@ int ubshmem_ep_create_team(const struct ubshmem_team *team,
 	}
 	ep->send = ubshmem_malloc(len[4]);
 	ep->out = ubshmem_malloc(len[5]);
-	qa.flags = shm->main.q->flags & UBFAB_QUEUE_TIMING;
-	qa.sq_entries = EP_LANE_DEPTH;
+	qa.flags = shm_queue_flags();
+	qa.sq_entries = lane_depth(ep);
 	for (b = 0; b < EP_LANES && !err; b++) {
-		ep->lane[b].depth = EP_LANE_DEPTH;
+		ep->lane[b].depth = qa.sq_entries;
 		err = ubfab_queue_create(shm->dev, &qa, &ep->lane[b].q);
 	}
+	if (!err && shm_is_ordered())
+		err = shm_gang_init(&ep->gang, ep->lane, EP_LANES);
 	for (b = 0; b < 2; b++)
 		if (!ep->flags[b] || !ep->counter[b] || !ep->recv[b] ||
 		    !ep->back[b])
@@ -317,12 +346,19 @@ static void pack(struct ubshmem_ep *ep, unsigned int t, const int8_t *x,
 	       groups * sizeof(float));
 }
 
-/* Every lane's clock moved on to the PE queue's, where the call starts. */
+/*
+ * Every lane's clock moved on to the PE queue's, where the call starts
+ * (in the ordered domain, started by the PE queue's event: order.c).
+ */
 static int lanes_start(struct ubshmem_ep *ep)
 {
 	uint64_t now, t;
 	int l, err;
 
+	if (ep->gang.help) {
+		shm_gang_start(&ep->gang);
+		return 0;
+	}
 	err = ubfab_queue_clock(shm->main.q, 0, &now);
 	for (l = 0; !err && l < EP_LANES; l++) {
 		err = ubfab_queue_clock(ep->lane[l].q, 0, &t);
@@ -341,6 +377,8 @@ static int lanes_end(struct ubshmem_ep *ep)
 	uint64_t now, t, end = 0;
 	int l, err = 0, err2;
 
+	if (ep->gang.help)
+		return shm_gang_end(&ep->gang);
 	for (l = 0; l < EP_LANES; l++) {
 		err2 = shm_queue_drain(&ep->lane[l], 0, NULL);
 		if (!err2)

@@ -2,8 +2,9 @@
 /*
  * libubshmem's start and end: ubshmem_init() learns who the PE is from
  * the bootstrap (under ubrun or mpirun), opens its entity, makes its
- * heap, staging buffer and queue, exchanges the heaps' handles and tokens
- * with every PE and imports them; ubshmem_finalize() undoes it. Also who
+ * heap and staging buffer, exchanges the heaps' handles and tokens with
+ * every PE and imports them, then makes its queue (in the ordered domain
+ * with UBSHMEM_ORDERED=1, order.c); ubshmem_finalize() undoes it. Also who
  * this PE is.
  */
 #include <errno.h>
@@ -66,9 +67,7 @@ static void teardown(struct shm_state *s, int failed)
 /* This PE's record: its entity, node and heap, exported. */
 static int make_heap(struct shm_state *s, struct shm_peer *rec)
 {
-	struct ubfab_queue_attr qa = UBFAB_QUEUE_ATTR_INIT;
 	struct ubfab_entity_info ent;
-	const char *timing;
 	struct ubfab_nl *nl;
 	void *addr;
 	int err;
@@ -108,11 +107,25 @@ static int make_heap(struct shm_state *s, struct shm_peer *rec)
 	if (err)
 		return err;
 	s->stage = addr;
+	return 0;
+}
+
+/*
+ * The PE's queue, made last before the PEs meet: in the ordered domain
+ * an idle queue holds the others back and is parked after model_park_ms
+ * (its clock then moved on when it comes back), so it joins as late as
+ * it can, and before any PE posts.
+ */
+static int make_queue(struct shm_state *s)
+{
+	struct ubfab_queue_attr qa = UBFAB_QUEUE_ATTR_INIT;
+	const char *timing = getenv("UBSHMEM_TIMING");
 
 	qa.sq_entries = SHM_QDEPTH;
-	timing = getenv("UBSHMEM_TIMING");
 	if (timing && !strcmp(timing, "1"))
 		qa.flags |= UBFAB_QUEUE_TIMING;
+	if (shm_ordered_wanted())
+		qa.flags |= UBFAB_QUEUE_ORDERED;
 	s->main.depth = SHM_QDEPTH;
 	return ubfab_queue_create(s->dev, &qa, &s->main.q);
 }
@@ -177,7 +190,9 @@ int ubshmem_init(void)
 		err = shm_teams_init(s);
 	if (!err)
 		err = shm_heap_init(s);
-	/* every PE has imported every heap */
+	if (!err)
+		err = make_queue(s);
+	/* every PE has imported every heap and made its queue */
 	if (!err)
 		err = shm_boot_allgather(s, NULL, 0, NULL);
 	if (err) {

@@ -6,7 +6,8 @@
  * socket, or mpirun's PMIx in pmix.c; place.c the placement), init.c joining
  * and leaving the job, team.c the teams, heap.c the symmetric heap,
  * queue.c the PE's queue and any other (posting, completions, quiet,
- * fence, the modeled clock), rma.c put and get, atomic.c the atomics, sync.c signal waits and
+ * fence, the modeled clock), order.c the fabric model's ordered domain
+ * (UBSHMEM_ORDERED), rma.c put and get, atomic.c the atomics, sync.c signal waits and
  * the barrier, coll.c the collectives, ep.c MoE dispatch and combine.
  */
 #ifndef UBSHMEM_INTERNAL_H
@@ -66,6 +67,20 @@ struct shm_queue {
 	uint64_t model_ns;		/* the latest completion's model_ns */
 };
 
+/*
+ * A PE's helper queues in the ordered domain (order.c): between calls
+ * each waits for the PE's queue to record the start event; a call's
+ * transfers end with each recording the end event, which the PE's queue
+ * waits for.
+ */
+struct shm_gang {
+	struct shm_queue *help;
+	int n;
+	uint32_t ev_start, ev_end;	/* the device's event counters */
+	uint64_t gen;			/* calls begun */
+	uint64_t *last;			/* each helper's last entry of the call */
+};
+
 /* A get_nbi's copy from the staging buffer to the caller's buffer. */
 struct shm_copyout {
 	void *dest;
@@ -107,6 +122,7 @@ struct shm_state {
 	/* heap bytes from here on never handed out: still zero (fresh pages) */
 	uint64_t untouched;
 	struct ubshmem_team world, node;
+	int gangs;			/* struct shm_gang made (order.c) */
 };
 
 /* NULL until ubshmem_init() succeeds. */
@@ -152,10 +168,23 @@ int shm_heap_init(struct shm_state *s);
 void shm_heap_unmap_peers(struct shm_state *s);
 int shm_heap_offset(const void *addr, size_t len, uint64_t *off);
 
+/* order.c */
+/* Whether this PE's queues join the ordered domain. */
+int shm_ordered_wanted(void);
+int shm_is_ordered(void);
+/* The flags of the PE's queue that its helper queues take too. */
+uint32_t shm_queue_flags(void);
+int shm_gang_init(struct shm_gang *g, struct shm_queue *help, int n);
+void shm_gang_free(struct shm_gang *g);
+/* Before the helpers' entries of a call are posted, and after. */
+void shm_gang_start(struct shm_gang *g);
+int shm_gang_end(struct shm_gang *g);
+
 /* queue.c */
 struct ubfab_sqe *shm_queue_sqe(struct shm_queue *sq);
 void shm_queue_post(struct shm_queue *sq, struct ubfab_sqe *sqe);
 int shm_queue_drain(struct shm_queue *sq, uint64_t want, uint64_t *result);
+int shm_queue_reap(struct shm_queue *sq, uint64_t upto);
 struct ubfab_sqe *shm_sqe(void);
 void shm_post(struct ubfab_sqe *sqe);
 int shm_drain(uint64_t seq, uint64_t *result);

@@ -101,6 +101,21 @@ int shm_queue_drain(struct shm_queue *sq, uint64_t want, uint64_t *result)
 	return err;
 }
 
+/*
+ * Reap @sq's completions up to entry @upto, leaving the later ones in
+ * flight; return its first failure since the last call, and forget it.
+ */
+int shm_queue_reap(struct shm_queue *sq, uint64_t upto)
+{
+	int err;
+
+	while (sq->reaped < upto)
+		reap_one(sq, 0, NULL);
+	err = sq->error;
+	sq->error = 0;
+	return err;
+}
+
 struct ubfab_sqe *shm_sqe(void)
 {
 	return shm_queue_sqe(&shm->main);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libubshmem's synchronisation: waiting until a signal word of this PE
- * compares to a value (WAIT_VALUE entries, or the CPU where WAIT_VALUE
- * has no such comparison), the signals from PE to PE that the barrier
+ * compares to a value (WAIT_VALUE entries, or where WAIT_VALUE has no
+ * such comparison the CPU, or in the ordered domain the queue's looks), the signals from PE to PE that the barrier
  * and the collectives use (an ATOMIC adding one to the receiver's word of
  * the sender, a WAIT_VALUE for the count of them awaited) and the barrier
  * of a team (a dissemination barrier of those signals).
@@ -31,6 +31,32 @@ static int compares(uint64_t word, int cmp, uint64_t value)
 	}
 }
 
+/*
+ * In the ordered domain the CPU does not wait (the PE's queue, idle,
+ * would hold back the write it waits for): the queue looks at the word,
+ * a WAIT_VALUE satisfied at once whose result is the word, at its turn
+ * in the domain's order, every `issue` of modeled time, until it
+ * compares.
+ */
+static int poll_queue(uint64_t off, int cmp, uint64_t value, uint64_t *seen)
+{
+	struct ubfab_sqe *sqe;
+	uint64_t word;
+	int err;
+
+	do {
+		word = 0;
+		sqe = shm_sqe();
+		ubfab_prep_wait_value(sqe, shm->heap_off + off, UBFAB_WAIT_GE,
+				      0, 0);
+		shm_post(sqe);
+		err = shm_drain(shm->main.posted, &word);
+	} while (!err && !compares(word, cmp, value));
+	if (!err && seen)
+		*seen = word;
+	return err;
+}
+
 int ubshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value,
 			      uint64_t *seen)
 {
@@ -46,6 +72,8 @@ int ubshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value,
 		wait = UBFAB_WAIT_EQ;
 	} else if (cmp == UBSHMEM_CMP_GT && value != UINT64_MAX) {
 		value++;
+	} else if (cmp != UBSHMEM_CMP_GE && shm_is_ordered()) {
+		return poll_queue(off, cmp, value, seen);
 	} else if (cmp != UBSHMEM_CMP_GE) {
 		/* WAIT_VALUE knows EQ and GE only: the CPU waits */
 		while (!compares(word = __atomic_load_n(sig_addr,

@@ -53,7 +53,10 @@ extern "C" {
  * heap, and waits for all PEs. With UBSHMEM_TIMING=1 the queue is
  * timing-only (UBFAB_QUEUE_TIMING): every call is modeled as usual, but
  * puts and gets move no payload (signals, atomics and waits work), for
- * what-if runs too big for memory.
+ * what-if runs too big for memory. With UBSHMEM_ORDERED=1 (or the module's
+ * model_order=ordered) every queue of the PE is in the fabric model's
+ * ordered domain: the same program models the same times in every run
+ * (Documentation/shmem.rst, "Bit-identical modeled times").
  *
  * Return: 0; -EALREADY if already initialised; -EPROTO if ubrun ended
  * the rendezvous (a rank left or broke it), a PMIx call failed (a rank

@@ -281,6 +281,89 @@ TEST_F_TIMEOUT(shmem, ep_overflow, 60)
 }
 
 /* Rank @r's "env" line in @j, parsed. */
+/*
+ * The ordered domain (Documentation/shmem.rst "Bit-identical modeled
+ * times"): shmem_order_prog's job of 8 ranks over the 4 nodes, random
+ * host delays of up to 2 ms before each call; each rank's line of the
+ * modeled time of each call into @lines.
+ */
+#define ORDER_RANKS	8
+#define ORDER_LINE	512
+
+static void order_job(struct __test_metadata *_metadata, int ordered,
+		      char lines[ORDER_RANKS][ORDER_LINE])
+{
+	static struct job j;
+	char path[PATH_MAX], want[32];
+	const char *p, *end;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/shmem_order_prog", here());
+	if (ordered)
+		setenv("UBSHMEM_ORDERED", "1", 1);
+	ubrun(&j, 0, (const char *const[]){ "-n", "8", "--placement=spread",
+					    path, "2000", NULL });
+	unsetenv("UBSHMEM_ORDERED");
+	if (j.status)
+		TH_LOG("stdout:\n%s\nstderr:\n%s", j.out, j.err);
+	ASSERT_EQ(0, j.status);
+	for (r = 0; r < ORDER_RANKS; r++) {
+		snprintf(want, sizeof(want), "[%d] times ", r);
+		p = strstr(j.out, want);
+		ASSERT_NE(NULL, p) TH_LOG("%s", want);
+		end = strchr(p, '\n');
+		ASSERT_NE(NULL, end);
+		snprintf(lines[r], ORDER_LINE, "%.*s", (int)(end - p), p);
+	}
+	TH_LOG("%s: %lld ms", ordered ? "ordered" : "fast", (long long)j.ms);
+}
+
+/* The modeled nanoseconds of call @name in a rank's line. */
+static unsigned long long order_field(const char *line, const char *name)
+{
+	char key[32];
+	const char *p;
+
+	snprintf(key, sizeof(key), " %s=", name);
+	p = strstr(line, key);
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+/*
+ * UBSHMEM_ORDERED=1: five runs of the job give every rank the same
+ * modeled time for every call, bit for bit; in each, an all-gather of
+ * 64 KiB a PE takes longer than one of 4 KiB. Without it (the fast mode)
+ * the same five runs do not all agree.
+ */
+TEST_F_TIMEOUT(shmem, ordered_repeat, 600)
+{
+	static char first[ORDER_RANKS][ORDER_LINE], run[ORDER_RANKS][ORDER_LINE];
+	int i, r, differ = 0;
+
+	/* no idle queue parked by the fall-back, however slow the host */
+	ASSERT_EQ(0, ubfab_reload(PARAMS " model_park_ms=60000"));
+	for (i = 0; i < 5; i++) {
+		order_job(_metadata, 1, i ? run : first);
+		for (r = 0; r < ORDER_RANKS; r++) {
+			const char *l = i ? run[r] : first[r];
+
+			EXPECT_STREQ(first[r], l);
+			EXPECT_LT(order_field(l, "ag4k"),
+				  order_field(l, "ag64k")) TH_LOG("%s", l);
+			EXPECT_LT(0, order_field(l, "dispatch")) TH_LOG("%s", l);
+		}
+	}
+	TH_LOG("%s", first[0]);
+	for (i = 0; i < 5; i++) {
+		order_job(_metadata, 0, i ? run : first);
+		for (r = 0; i && r < ORDER_RANKS; r++)
+			differ += !!strcmp(first[r], run[r]);
+	}
+	TH_LOG("fast mode: %d of %d lines differ from the first run's", differ,
+	       4 * ORDER_RANKS);
+	EXPECT_LT(0, differ);
+}
+
 static int env_of(const struct job *j, int r, int *node, int *local,
 		  int *local_size, char *entity)
 {

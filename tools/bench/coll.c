@@ -142,6 +142,7 @@ static int write_json(const struct bench *b, const struct coll_row *rows,
 		return -EIO;
 	json_break(&j);
 	json_uint(&j, "ranks", n);
+	json_bool(&j, "ordered", bench_ordered());
 	json_uint(&j, "iters", iters);
 	json_uint(&j, "max_size", max);
 	json_string(&j, "type", "float");
@@ -199,8 +200,10 @@ static int coll_rank(struct bench *b, const struct coll_opts *o)
 	for (i = 0; i < o->max_size / 4; i++)
 		src[i] = (float)(me + i % 7);
 	if (out) {
-		fprintf(out, "ubbench coll: %d ranks, %u ops a row after a warm-up, sizes %d B to %zu B\n",
-			n, iters, COLL_MIN, o->max_size);
+		fprintf(out, "ubbench coll: %d ranks, %u ops a row after a warm-up, sizes %d B to %zu B, %s\n",
+			n, iters, COLL_MIN, o->max_size, bench_ordered() ?
+			"ordered domain (modeled times the same in every run)" :
+			"fast mode (modeled times vary from run to run)");
 		fprintf(out, "time: modeled, ns an op (fabric model, rank 0's clock between barriers); host: us an op\n");
 		fprintf(out, "algbw = size / time, busbw = algbw x nccl-tests' factor (GB/s, modeled)\n");
 		fprintf(out, "%-15s %-7s %11s %10s %6s %12s %8s %8s %11s\n",

@@ -333,6 +333,9 @@ void ep_print(const struct bench *b)
 	printf("ep: MoE dispatch and combine (libubshmem ubshmem_ep_*), ranks spread over the nodes of %u NPU dies; %d tokens a rank, hidden %d, top-%d of %d experts; dispatch INT8 + FP32 scales a 128-group (7680-byte records), combine BF16 (%d bytes a token-expert)\n",
 	       eb->dies, EP_TOKENS, EP_HIDDEN, EP_TOPK, EP_EXPERTS,
 	       EP_HIDDEN * 2);
+	printf("model order: %s\n", bench_ordered() ?
+	       "ordered domain (modeled times the same in every run)" :
+	       "fast mode (modeled times vary from run to run)");
 	printf("per rank: its median of %u steps after a warm-up, then the mean over the ranks and the largest; model ns: the fabric model's time of the call on the rank's queue (memory-semantics class, UBFAB_SQE_MEMSEM); host us: wall time of the call; GB/s (10^9 B/s): dispatch the bytes the rank sends, combine the bytes its tokens get back, over the model ns\n",
 	       b->iters);
 	printf("%4s %-7s %10s %10s %7s %10s %10s %10s %10s %7s %10s %10s\n",
@@ -390,6 +393,7 @@ void ep_json(const struct bench *b, struct json *j)
 	json_uint(j, "experts", EP_EXPERTS);
 	json_uint(j, "record_bytes", EP_REC);
 	json_uint(j, "npu_dies", eb->dies);
+	json_bool(j, "ordered", bench_ordered());
 	json_uint(j, "mem_available", eb->mem_avail);
 	json_break(j);
 	json_array_begin(j, "sizes");

@@ -200,6 +200,10 @@ static void usage(FILE *f)
 		"  -j, --json FILE      also write the results to FILE as JSON\n"
 		"  -r, --ranks N        coll: ranks, 2..%d (default %d)\n"
 		"  -p, --placement P    coll: ubrun's placement (default spread)\n"
+		"  -O, --ordered        coll, ep: the ranks' queues in the fabric\n"
+		"                       model's ordered domain (UBSHMEM_ORDERED=1):\n"
+		"                       the same modeled times in every run; said in\n"
+		"                       the header and the JSON\n"
 		"  -m, --max-size SIZE  coll: the largest size, bytes, suffixes K, M,\n"
 		"                       G, 8 B..256 MiB (default: the largest power\n"
 		"                       of two, at most 256 MiB, of which 3 x ranks\n"
@@ -712,6 +716,14 @@ static int parse_parts(int argc, char **argv, struct parts *p)
 	return 0;
 }
 
+/* Whether --ordered (or the launching ubbench's) asked for the ordered domain. */
+bool bench_ordered(void)
+{
+	const char *v = getenv("UBSHMEM_ORDERED");
+
+	return v && !strcmp(v, "1");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -724,6 +736,7 @@ int main(int argc, char **argv)
 		{ "ranks", required_argument, NULL, 'r' },
 		{ "placement", required_argument, NULL, 'p' },
 		{ "max-size", required_argument, NULL, 'm' },
+		{ "ordered", no_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -741,7 +754,7 @@ int main(int argc, char **argv)
 
 	if (ep_rank())
 		return ep_rank_main();
-	while ((opt = getopt_long(argc, argv, "e:i:n:t:s:j:r:p:m:h", longopts,
+	while ((opt = getopt_long(argc, argv, "e:i:n:t:s:j:r:p:m:Oh", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -796,6 +809,10 @@ int main(int argc, char **argv)
 					optarg);
 				return 2;
 			}
+			break;
+		case 'O':
+			/* the ranks ubrun starts inherit it */
+			setenv("UBSHMEM_ORDERED", "1", 1);
 			break;
 		case 'h':
 			usage(stdout);

@@ -242,6 +242,8 @@ struct coll_opts {
 #define COLL_ITERS	3	/* timed ops a row without --iters */
 int coll_main(struct bench *b, const struct coll_opts *o, int argc,
 	      char **argv);
+/* coll and ep: whether the ranks run in the ordered domain (--ordered). */
+bool bench_ordered(void);
 
 /*
  * ep.c: MoE dispatch and combine at EP 8 .. 256 (b->ep_sizes), each a job

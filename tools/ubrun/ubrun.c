@@ -46,7 +46,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: ubrun -n N [--placement=pack|spread|nodes:K|LIST] [--profile=P]\n"
-		"             PROGRAM [ARG...]\n"
+		"             [--ordered] PROGRAM [ARG...]\n"
 		"Starts N ranks of PROGRAM, each acting as one NPU die of the ubfab fabric,\n"
 		"for libubshmem (Documentation/shmem.rst).\n"
 		"  -n, --np N          number of ranks\n"
@@ -55,6 +55,9 @@ static void usage(FILE *f)
 		"                      on the first K nodes; or LIST: N entity names,\n"
 		"                      comma-separated (npu0,npu16,...)\n"
 		"  -P, --profile P     fail unless ubfab.ko was loaded with profile P\n"
+		"  -o, --ordered       run the job in the fabric model's ordered domain\n"
+		"                      (UBSHMEM_ORDERED=1): the same modeled times in\n"
+		"                      every run\n"
 		"  -h, --help          this help\n"
 		"Each rank gets UBRUN_RANK, UBRUN_SIZE, UBRUN_LOCAL_RANK, UBRUN_LOCAL_SIZE,\n"
 		"UBRUN_ENTITY, UBRUN_NODE and UBRUN_SOCK (the bootstrap socket). Output\n"
@@ -303,6 +306,7 @@ int main(int argc, char **argv)
 		{ "np", required_argument, NULL, 'n' },
 		{ "placement", required_argument, NULL, 'p' },
 		{ "profile", required_argument, NULL, 'P' },
+		{ "ordered", no_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -316,7 +320,7 @@ int main(int argc, char **argv)
 	char *end;
 	long n = 0;
 
-	while ((opt = getopt_long(argc, argv, "+n:p:P:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+n:p:P:oh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
 			n = strtol(optarg, &end, 10);
@@ -330,6 +334,9 @@ int main(int argc, char **argv)
 			break;
 		case 'P':
 			profile = optarg;
+			break;
+		case 'o':
+			setenv("UBSHMEM_ORDERED", "1", 1);
 			break;
 		case 'h':
 			usage(stdout);

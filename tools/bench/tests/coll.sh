@@ -7,7 +7,9 @@
 # 4 nodes up to 16 KiB; its JSON must parse (jq), hold every collective
 # and algorithm at every size from 8 B doubling, each time above 0 and
 # algbw and busbw as documented (size / time, times nccl-tests' factor),
-# and the table on stdout a row per result. Prints KTAP; exits nonzero if
+# and the table on stdout a row per result; then two runs with --ordered
+# (the fabric model's ordered domain, up to 4 KiB): their JSON says so and
+# gives the same modeled time to every row. Prints KTAP; exits nonzero if
 # a check failed.
 #
 # Usage: tools/bench/tests/coll.sh [KERNEL]
@@ -54,7 +56,10 @@ done
 rc=0
 tools/vm/ubvm -k "$kernel" -R -p "$params" -t 300 -- \
 	"$ubbench -r 8 -m 16K -n 1 -j /tmp/coll.json coll; echo rc=\$?;" \
-	"echo $mark coll; cat /tmp/coll.json; echo $mark" >"$tmp/out" 2>&1 ||
+	"echo $mark coll; cat /tmp/coll.json; echo $mark;" \
+	"for i in 1 2; do $ubbench -O -r 8 -m 4K -n 1 -j /tmp/o\$i.json coll" \
+	">/dev/null; echo rc\$i=\$?; echo $mark ordered\$i;" \
+	"cat /tmp/o\$i.json; echo $mark; done" >"$tmp/out" 2>&1 ||
 	rc=$?
 awk -v mark=$mark -v dir="$tmp" -f tools/vm/files.awk "$tmp/out" >"$tmp/table"
 check "$rc" "the VM ran (ubvm exit $rc)"
@@ -90,4 +95,13 @@ rows=$(grep -cE '^(broadcast|allgather|reduce_scatter|allreduce|alltoall) ' \
 	"$tmp/table")
 expect "a table row per result ($rows)" test "$rows" -eq \
 	"$(jq '.results | length' "$json")"
+expect "ubbench -O coll exit 0, first run" grep -qx 'rc1=0' "$tmp/table"
+expect "ubbench -O coll exit 0, second run" grep -qx 'rc2=0' "$tmp/table"
+expect "--ordered: the JSON says so" jq -e '.ordered' "$tmp/ordered1.json"
+expect "--ordered: the fast run's JSON says it is not" jq -e '.ordered == false' \
+	"$json"
+expect "--ordered: every modeled time the same in two runs" jq -e -n \
+	--slurpfile a "$tmp/ordered1.json" --slurpfile b "$tmp/ordered2.json" \
+	'($a[0].results | map(.time_ns)) as $x | ($x | length) > 0 and
+	 $x == ($b[0].results | map(.time_ns))'
 ktap_report
