@@ -232,16 +232,16 @@ bool ubfab_order_turn(struct ubfab_queue *q)
 		first->state = UBFAB_ORDER_PARKED;
 	}
 	/*
-	 * Look again when the first may be parked: it may also go idle
-	 * later without anyone's turn coming, so a busy first is looked at
-	 * again after model_park_ms as well.
-	 */
-	/*
 	 * This queue's key may have just gone up past the first's (a wait
 	 * ended at a later satisfier): the first's engine, stopped while
 	 * this one went before it, is not kicked by anyone else.
 	 */
 	ubfab_order_kick_first(o);
+	/*
+	 * Look again when the first may be parked: it may also go idle
+	 * later without anyone's turn coming, so a busy first is looked at
+	 * again after model_park_ms as well.
+	 */
 	m->blocked = true;
 	if (!park)
 		m->retry = MAX_JIFFY_OFFSET;

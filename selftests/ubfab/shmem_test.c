@@ -280,7 +280,6 @@ TEST_F_TIMEOUT(shmem, ep_overflow, 60)
 		  (const char *const[]){ "overflow", NULL });
 }
 
-/* Rank @r's "env" line in @j, parsed. */
 /*
  * The ordered domain (Documentation/shmem.rst "Bit-identical modeled
  * times"): shmem_order_prog's job of 8 ranks over the 4 nodes, random
@@ -290,7 +289,7 @@ TEST_F_TIMEOUT(shmem, ep_overflow, 60)
 #define ORDER_RANKS	8
 #define ORDER_LINE	512
 
-static void order_job(struct __test_metadata *_metadata, int ordered,
+static void order_job(struct __test_metadata *_metadata,
 		      char lines[ORDER_RANKS][ORDER_LINE])
 {
 	static struct job j;
@@ -299,8 +298,7 @@ static void order_job(struct __test_metadata *_metadata, int ordered,
 	int r;
 
 	snprintf(path, sizeof(path), "%s/shmem_order_prog", here());
-	if (ordered)
-		setenv("UBSHMEM_ORDERED", "1", 1);
+	setenv("UBSHMEM_ORDERED", "1", 1);
 	ubrun(&j, 0, (const char *const[]){ "-n", "8", "--placement=spread",
 					    path, "2000", NULL });
 	unsetenv("UBSHMEM_ORDERED");
@@ -315,7 +313,7 @@ static void order_job(struct __test_metadata *_metadata, int ordered,
 		ASSERT_NE(NULL, end);
 		snprintf(lines[r], ORDER_LINE, "%.*s", (int)(end - p), p);
 	}
-	TH_LOG("%s: %lld ms", ordered ? "ordered" : "fast", (long long)j.ms);
+	TH_LOG("%lld ms", (long long)j.ms);
 }
 
 /* The modeled nanoseconds of call @name in a rank's line. */
@@ -332,18 +330,19 @@ static unsigned long long order_field(const char *line, const char *name)
 /*
  * UBSHMEM_ORDERED=1: five runs of the job give every rank the same
  * modeled time for every call, bit for bit; in each, an all-gather of
- * 64 KiB a PE takes longer than one of 4 KiB. Without it (the fast mode)
- * the same five runs do not all agree.
+ * 64 KiB a PE takes longer than one of 4 KiB. (Without it, in the fast
+ * mode, runs differ: 15 to 32 of the 32 lines after the first in the
+ * runs tried; not asserted, as the host's order decides it.)
  */
 TEST_F_TIMEOUT(shmem, ordered_repeat, 600)
 {
 	static char first[ORDER_RANKS][ORDER_LINE], run[ORDER_RANKS][ORDER_LINE];
-	int i, r, differ = 0;
+	int i, r;
 
 	/* no idle queue parked by the fall-back, however slow the host */
 	ASSERT_EQ(0, ubfab_reload(PARAMS " model_park_ms=60000"));
 	for (i = 0; i < 5; i++) {
-		order_job(_metadata, 1, i ? run : first);
+		order_job(_metadata, i ? run : first);
 		for (r = 0; r < ORDER_RANKS; r++) {
 			const char *l = i ? run[r] : first[r];
 
@@ -354,14 +353,6 @@ TEST_F_TIMEOUT(shmem, ordered_repeat, 600)
 		}
 	}
 	TH_LOG("%s", first[0]);
-	for (i = 0; i < 5; i++) {
-		order_job(_metadata, 0, i ? run : first);
-		for (r = 0; i && r < ORDER_RANKS; r++)
-			differ += !!strcmp(first[r], run[r]);
-	}
-	TH_LOG("fast mode: %d of %d lines differ from the first run's", differ,
-	       4 * ORDER_RANKS);
-	EXPECT_LT(0, differ);
 }
 
 static int env_of(const struct job *j, int r, int *node, int *local,
