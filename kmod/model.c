@@ -27,6 +27,8 @@
  */
 #include <linux/hash.h>
 #include <linux/rcupdate.h>
+/* after what gives it cpu_relax(), which it does not include */
+#include <linux/bit_spinlock.h>
 #include <linux/uaccess.h>
 
 #include "engine.h"
@@ -319,97 +321,257 @@ static u64 ubfab_model_sum(u64 a, u64 b)
 }
 
 /*
- * Whether a transfer holding a link from @t for @dur is over before the
- * link's busy period, which began at @since: then it passes the period by.
+ * Each link (and each initiator resource, kept as a link) keeps its time
+ * line (struct ubfab_link): busy up to its end but in the idle gaps it
+ * keeps before that, at most UBFAB_LINK_GAPS. A transfer that comes at
+ * or after the end holds the link from then, keeping the gap before it;
+ * one that comes before the end takes the first gap from its time on that
+ * has room for it (its time there split off the gap), or waits for the
+ * end: transfers earlier in modeled time than work already reserved go
+ * in between it and see each other, so queues whose clocks drift apart
+ * do not use more than the link's bandwidth together. When the link
+ * keeps all the gaps it can, a new one makes it merge neighbours that
+ * are close together, with the busy time between them
+ * (ubfab_model_gaps_compact()), and a gap it would split becomes one
+ * merged: of a merged gap only the idle time is known, taken as spread
+ * evenly over it, and a transfer there takes its hold out of that idle
+ * time (ubfab_model_place()). So older history still caps what transfers
+ * get of the link over each merged gap, without saying where in it they
+ * went; long idle stretches and the recent history stay exact.
+ * The time line changes under the link's bit spinlock (zero is unlocked,
+ * so links need no init), held for a few compares and stores and never
+ * with another; what contention reads without it (a run looking at the
+ * end, ubfab_model_run_free()) it checks again or tolerates.
  */
-static __always_inline bool ubfab_model_before(u64 t, u64 dur, u64 since)
+
+/*
+ * Left to right, merge each two neighbours of @l's gaps whose span (from
+ * the first's start to the second's end) is @limit at most, the busy
+ * time between them in the merged gap, its idle time theirs added up.
+ * Context: @l's lock held.
+ */
+static void ubfab_model_gaps_join(struct ubfab_link *l, u64 limit)
 {
-	return t < since && dur <= since - t;
+	struct ubfab_link_gap *g = l->gaps;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < l->nr_gaps; n++) {
+		if (i + 1 < l->nr_gaps && g[i + 1].to_ps - g[i].from_ps <= limit) {
+			g[n] = (struct ubfab_link_gap) {
+				.from_ps = g[i].from_ps,
+				.to_ps = g[i + 1].to_ps,
+				.idle_ps = g[i].idle_ps + g[i + 1].idle_ps,
+			};
+			i += 2;
+		} else {
+			g[n] = g[i++];
+		}
+	}
+	l->nr_gaps = n;
 }
 
 /*
- * Reserve @dur of link @l from modeled time @t: when the transfer gets
- * it. First come, first served, in the order the host runs transfers:
- * one that comes within the link's busy period waits for its end, one
- * that comes after it (not just at it) starts a new period. One that is
- * over before the period began passes it by rather than wait behind work
- * that is later than itself (a link is not reserved back in time); one
- * that would overlap the period's start waits for its end, so that
- * queues whose clocks are far apart never use more than the link's
- * bandwidth together. Lock-free: the end moves with a
- * compare-and-exchange; the period's start is a hint. @dry: only say when
- * it would get it. *@held: it was reserved (not with @dry, nor when the
- * transfer passed it by).
+ * Make room in @l, which keeps all the gaps it can: merge neighbours
+ * closest together (ubfab_model_gaps_join()), those of twice the least
+ * span of any two at most, then of twice that, and so on, until it keeps
+ * half as many, so that the next few gaps cost no merging and long idle
+ * stretches stay gaps of their own. Context: @l's lock held.
+ */
+static noinline void ubfab_model_gaps_compact(struct ubfab_link *l)
+{
+	struct ubfab_link_gap *g = l->gaps;
+	u64 limit = U64_MAX;
+	unsigned int i;
+
+	for (i = 0; i + 1 < UBFAB_LINK_GAPS; i++)
+		limit = min(limit, g[i + 1].to_ps - g[i].from_ps);
+	do {
+		limit = limit > U64_MAX / 2 ? U64_MAX : 2 * limit;
+		ubfab_model_gaps_join(l, limit);
+	} while (l->nr_gaps > UBFAB_LINK_GAPS / 2);
+}
+
+/*
+ * Keep @from to @to as @l's latest gap, making room when it keeps all it
+ * can. Context: @l's lock held.
+ */
+static __always_inline void ubfab_model_gap_add(struct ubfab_link *l,
+						u64 from, u64 to)
+{
+	struct ubfab_link_gap *g;
+
+	if (unlikely(l->nr_gaps == UBFAB_LINK_GAPS))
+		ubfab_model_gaps_compact(l);
+	g = &l->gaps[l->nr_gaps++];
+	g->from_ps = from;
+	g->to_ps = to;
+	g->idle_ps = to - from;
+}
+
+/*
+ * Hold @dur (not 0) from @s out of gap @i of @l, which is idle throughout
+ * (not merged) and has room for it: what is left of the gap before and
+ * after stays, as two gaps when there is room for one more, else as the
+ * gap merged, its idle time less @dur. Context: @l's lock held.
+ */
+static void ubfab_model_gap_take(struct ubfab_link *l, unsigned int i, u64 s,
+				 u64 dur)
+{
+	struct ubfab_link_gap *g = &l->gaps[i];
+	u64 e = s + dur, to = g->to_ps;
+	unsigned int j;
+
+	if (s > g->from_ps && e < to) {
+		if (l->nr_gaps == UBFAB_LINK_GAPS) {
+			g->idle_ps -= dur;
+			return;
+		}
+		g->to_ps = s;
+		g->idle_ps = s - g->from_ps;
+		for (j = l->nr_gaps; j > i + 1; j--)
+			l->gaps[j] = l->gaps[j - 1];
+		l->gaps[i + 1] = (struct ubfab_link_gap) {
+			.from_ps = e, .to_ps = to, .idle_ps = to - e,
+		};
+		l->nr_gaps++;
+	} else if (s > g->from_ps) {
+		g->to_ps = s;
+		g->idle_ps = s - g->from_ps;
+	} else if (e < to) {
+		g->from_ps = e;
+		g->idle_ps = to - e;
+	} else {
+		/* filled exactly */
+		for (j = i; j + 1 < l->nr_gaps; j++)
+			l->gaps[j] = l->gaps[j + 1];
+		l->nr_gaps--;
+	}
+}
+
+/*
+ * When a transfer that comes to link @l at @t and holds it for @dur gets
+ * it: at @t when that is at or after the link's end, else at the first
+ * time from @t on that a gap has room for it, else at the end. A merged
+ * gap has room from @s on when its idle time, spread evenly over it, is
+ * @dur from @s on. Unless @dry, it holds the link from then. Context:
+ * @l's lock held.
+ */
+static u64 ubfab_model_place(struct ubfab_link *l, u64 t, u64 dur, bool dry)
+{
+	u64 end = l->end_ps, s, len;
+	struct ubfab_link_gap *g;
+	unsigned int i;
+
+	if (t < end) {
+		for (i = 0; i < l->nr_gaps; i++) {
+			g = &l->gaps[i];
+			s = max(t, g->from_ps);
+			if (s >= g->to_ps)
+				continue;
+			len = g->to_ps - g->from_ps;
+			if (g->idle_ps < len) {
+				if (mul_u64_u64_div_u64(g->idle_ps, g->to_ps - s,
+							len) < dur)
+					continue;
+				if (!dry)
+					g->idle_ps -= dur;
+				return s;
+			}
+			if (g->to_ps - s >= dur) {
+				if (!dry && dur)
+					ubfab_model_gap_take(l, i, s, dur);
+				return s;
+			}
+		}
+		t = end;
+	}
+	if (!dry) {
+		if (t > end)
+			ubfab_model_gap_add(l, end, t);
+		/* (an end past 2^64 ps wraps: the clock has saturated by then) */
+		WRITE_ONCE(l->end_ps, t + dur);
+	}
+	return t;
+}
+
+/*
+ * Reserve @dur of link @l from modeled time @t, first come, first served
+ * in the order the host runs transfers (ubfab_model_place()): when the
+ * transfer gets it. @dry: only say when it would.
  */
 static __always_inline u64 ubfab_model_reserve(struct ubfab_link *l, u64 t,
-					       u64 dur, bool dry, bool *held)
+					       u64 dur, bool dry)
 {
-	u64 end = READ_ONCE(l->end_ps), s;
+	u64 s;
 
-	*held = false;
-	/* (an end past 2^64 ps wraps: the clock has saturated by then) */
-	do {
-		if (ubfab_model_before(t, dur, READ_ONCE(l->since_ps)))
-			return t;
-		s = max(t, end);
-		if (dry)
-			return s;
-	} while (!try_cmpxchg64(&l->end_ps, &end, s + dur));
-	*held = true;
-	/* after the period's end, not just at it: a new period */
-	if (t > end)
-		WRITE_ONCE(l->since_ps, t);
+	bit_spin_lock(0, &l->lock);
+	s = ubfab_model_place(l, t, dur, dry);
+	__bit_spin_unlock(0, &l->lock);
 	return s;
+}
+
+/*
+ * Link @l carried @bytes for @dur, its end moved (or a gap taken) before:
+ * its counters grow after (struct ubfab_link's ordering).
+ */
+static __always_inline void ubfab_model_count(struct ubfab_link *l, u64 bytes,
+					      u64 dur)
+{
+	/* pairs with ubfab_model_link_idle_ps()'s smp_rmb() */
+	smp_wmb();
+	atomic64_add(bytes, &l->bytes);
+	atomic64_add(dur, &l->busy_ps);
 }
 
 /*
  * Hold link @l, which is @kind (enum ubfab_link_kind) of @plane at @where
  * (the entity of a port, the node of an L1 or L2 link; @l2 the L2 switch
  * of one), for @dur from @t for @bytes of @ex, which the entity @ini
- * runs: when it gets it (ubfab_model_reserve()). Unless @dry,
- * tracepoint ubfab_link fires and, unless the transfer passed the link
- * by, the link's counters grow (its idle time comes of its end).
+ * runs: when it gets it (ubfab_model_reserve()). Unless @dry, the link's
+ * counters grow and tracepoint ubfab_link fires.
  */
 static __always_inline u64
 ubfab_model_take(struct ubfab_link *l, u64 t, u64 dur, u32 bytes, bool dry,
 		 const struct ubfab_entity *ini, const struct ubfab_exec *ex,
 		 u8 kind, u32 plane, u32 where, u32 l2)
 {
-	bool held;
-	u64 s = ubfab_model_reserve(l, t, dur, dry, &held);
+	u64 s = ubfab_model_reserve(l, t, dur, dry);
 
-	if (held) {
-		atomic64_add(bytes, &l->bytes);
-		atomic64_add(dur, &l->busy_ps);
-	}
-	if (!dry)
-		trace_ubfab_link(ini, ex, kind, plane, where, l2, s, dur,
-				 bytes);
+	if (dry)
+		return s;
+	ubfab_model_count(l, bytes, dur);
+	trace_ubfab_link(ini, ex, kind, plane, where, l2, s, dur, bytes);
 	return s;
 }
 
 /*
- * Reserve @dur of link @l from @t when @t is after its busy period's end:
- * what ubfab_model_reserve() does then (no wait, a new period), without
- * its other cases. Return: false, reserving nothing, when it is not, or
- * when another transfer moved the end meanwhile.
+ * Reserve @dur of link @l from @t when @t is after its end: what
+ * ubfab_model_reserve() does then (no wait, the gap before kept), without
+ * its other cases. Return: false, reserving nothing, when it is not.
  */
 static __always_inline bool ubfab_model_free(struct ubfab_link *l, u64 t,
 					     u64 dur)
 {
-	u64 end = READ_ONCE(l->end_ps);
+	bool free;
 
-	if (t <= end || !try_cmpxchg64(&l->end_ps, &end, t + dur))
-		return false;
-	WRITE_ONCE(l->since_ps, t);
-	return true;
+	bit_spin_lock(0, &l->lock);
+	free = t > l->end_ps;
+	if (free) {
+		ubfab_model_gap_add(l, l->end_ps, t);
+		WRITE_ONCE(l->end_ps, t + dur);
+	}
+	__bit_spin_unlock(0, &l->lock);
+	return free;
 }
 
-/* Make @l idle; its counters stay, its end going to its base. */
+/* Make @l idle, its gaps gone; its counters stay, its end going to its base. */
 static void ubfab_model_link_idle(struct ubfab_link *l)
 {
-	WRITE_ONCE(l->base_ps, l->base_ps + xchg(&l->end_ps, 0));
-	WRITE_ONCE(l->since_ps, 0);
+	bit_spin_lock(0, &l->lock);
+	WRITE_ONCE(l->base_ps, l->base_ps + l->end_ps);
+	WRITE_ONCE(l->end_ps, 0);
+	l->nr_gaps = 0;
+	__bit_spin_unlock(0, &l->lock);
 }
 
 /**
@@ -425,7 +587,7 @@ u64 ubfab_model_link_idle_ps(const struct ubfab_link *l, u64 busy_ps)
 {
 	u64 seen;
 
-	/* pairs with the full barrier of the reservation's cmpxchg */
+	/* pairs with ubfab_model_count()'s smp_wmb() */
 	smp_rmb();
 	seen = READ_ONCE(l->base_ps) + READ_ONCE(l->end_ps);
 	return seen > busy_ps ? seen - busy_ps : 0;
@@ -596,7 +758,6 @@ static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 	const struct ubfab_entity *ini = a;
 	const struct ubfab_model_hop *h;
 	unsigned int i = 0;
-	bool held;
 
 	/*
 	 * The way of a transfer alike: while the engine and each link are
@@ -611,17 +772,16 @@ static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 			if (!ubfab_model_free(h->link, t0 + h->at_ps,
 					      x->dur_ps))
 				break;
-			atomic64_add(ex->bytes, &h->link->bytes);
-			atomic64_add(x->dur_ps, &h->link->busy_ps);
+			ubfab_model_count(h->link, ex->bytes, x->dur_ps);
 		}
 		if (i == w->nr_hops)
 			return 0;
 		s = t0;
 	} else {
-		/* the engine's use is not counted: @held unused */
+		/* the engine's use is not counted */
 		s = ubfab_model_reserve(w ? w->engine :
 					    &a->engines[x->engine],
-					t0, x->hold_ps, dry, &held);
+					t0, x->hold_ps, dry);
 	}
 	idle = ubfab_model_sum(t0, ubfab_model_sum(x->lat_ps,
 						   max(x->dur_ps, x->eng_ps)));
@@ -664,37 +824,39 @@ void ubfab_model_contend(struct ubfab_model_clock *c,
 }
 
 /*
- * What a run of transfers that take link @l at @t, the first, to @last,
- * the last, each for @dur, does with it, each at its own time, as it
- * would one by one (ubfab_model_reserve()): UBFAB_MODEL_RUN_PASS when all
- * are over before its busy period began and pass it by,
- * UBFAB_MODEL_RUN_HOLD when the first comes after that period's end, so
- * that none waits, each starting a new period (struct ubfab_model_way's
- * @runs), UBFAB_MODEL_RUN_WAIT when one would wait.
+ * Whether a run of transfers, the first of which takes link @l at @t,
+ * can hold it at once (ubfab_model_hold()): @t is after its end, so that,
+ * each ending its hold before the next gets there (struct
+ * ubfab_model_way's @runs), none would wait one by one. Read without the
+ * link's lock: ubfab_model_hold() takes what it finds.
  */
-static enum ubfab_model_run ubfab_model_run_look(const struct ubfab_link *l,
-						 u64 t, u64 last, u64 dur)
+static __always_inline bool ubfab_model_run_free(const struct ubfab_link *l,
+						 u64 t)
 {
-	if (t > READ_ONCE(l->end_ps))
-		return UBFAB_MODEL_RUN_HOLD;
-	if (ubfab_model_before(last, dur, READ_ONCE(l->since_ps)))
-		return UBFAB_MODEL_RUN_PASS;
-	return UBFAB_MODEL_RUN_WAIT;
+	return t > READ_ONCE(l->end_ps);
 }
 
 /*
- * Reserve link @l at @t, the last time of a run ubfab_model_run_look()
- * found it free for, for @dur. Another CPU's transfer may have taken it
- * since the run looked, at a time the run needs: both then hold it.
+ * Reserve link @l for @dur from each of @n times, @first and each @step
+ * after the last, which ubfab_model_run_free() found it free for, with
+ * the gaps before each as one by one. Another CPU's transfer may have
+ * taken it since, at a time the run needs: both then hold it.
  */
-static void ubfab_model_hold(struct ubfab_link *l, u64 t, u64 dur)
+static void ubfab_model_hold(struct ubfab_link *l, u64 first, u64 step,
+			     unsigned int n, u64 dur)
 {
-	u64 end = READ_ONCE(l->end_ps);
+	unsigned int j;
+	u64 end, t;
 
-	while (!try_cmpxchg64(&l->end_ps, &end, max(end, t + dur)))
-		;
-	if (t > end)
-		WRITE_ONCE(l->since_ps, t);
+	bit_spin_lock(0, &l->lock);
+	end = l->end_ps;
+	for (j = 0, t = first; j < n; j++, t += step) {
+		if (t > end)
+			ubfab_model_gap_add(l, end, t);
+		end = max(end, t + dur);
+	}
+	WRITE_ONCE(l->end_ps, end);
+	__bit_spin_unlock(0, &l->lock);
 }
 
 /* ubfab_model_way() the first time: find the way and keep it. */
@@ -742,15 +904,17 @@ static_assert(UBFAB_MAX_PLANES * UBFAB_MODEL_HOPS <= 64);
 /*
  * Reserve at once what a run of @k transfers alike the last one @c
  * remembers holds, @ex the first, starting at @before on @c and each
- * @c->last_ps after the last, when none of them would wait for the
- * engine or a link (ubfab_model_run_look()): as they would one by one,
- * with nothing else reserving meanwhile. The engine, which all of them
- * take, and each link of a plane that they do not pass by end up held
- * by the last that took it, and such a link counts the bytes of all that
- * took its plane (the fast path gives the planes out in turn: the
- * transfers on one plane are a few apart, each ending its hold before
- * the next gets there, as @runs of struct ubfab_model_way says).
- * Return: false, reserving nothing, when one would wait, or a time would
+ * @c->last_ps after the last, when each of them would come after the
+ * end of the engine and of each link it takes (ubfab_model_run_free()):
+ * as they would one by one, with nothing else reserving meanwhile. The
+ * engine, which all of them take, and each link of a plane they take end
+ * up held by the last that took it, with the gaps before each kept
+ * (ubfab_model_hold()), and such a link counts the bytes of all that took
+ * its plane (the fast path gives the planes out in turn: the transfers on
+ * one plane are a few apart, evenly, each ending its hold before the
+ * next gets there, as @runs of struct ubfab_model_way says).
+ * Return: false, reserving nothing, when one would not come after the
+ * end, the transfers on a plane are not evenly apart, or a time would
  * pass the clock's end.
  */
 static bool ubfab_model_run(struct ubfab_model_clock *c,
@@ -758,63 +922,55 @@ static bool ubfab_model_run(struct ubfab_model_clock *c,
 			    const struct ubfab_exec *ex, u64 before,
 			    unsigned int k)
 {
-	u64 first[UBFAB_MAX_PLANES], last[UBFAB_MAX_PLANES], t0, span, t;
+	u64 first[UBFAB_MAX_PLANES], last[UBFAB_MAX_PLANES];
+	u64 step[UBFAB_MAX_PLANES], t0, span, t;
 	const struct ubfab_model_xfer *x = &c->last_x;
 	unsigned int n[UBFAB_MAX_PLANES], i, plane;
 	const struct ubfab_model_way *w = NULL;
 	const struct ubfab_model_hop *h;
-	enum ubfab_model_run look;
 	unsigned long planes = 0;
-	u64 held = 0;
 
 	if (check_add_overflow(before, x->off_ps, &t0) ||
 	    check_mul_overflow((u64)k - 1, c->last_ps, &span) ||
 	    check_add_overflow(t0, span, &t) ||
 	    check_add_overflow(t, x->lat_ps + x->dur_ps + x->hold_ps, &t))
 		return false;
-	/* each plane's first and last transfer's time, and how many */
+	/* each plane's first transfer's time, how far apart, and how many */
 	for (i = 0, t = t0; i < k; i++, t += c->last_ps) {
 		plane = __ffs(ex[i].plane_mask);
 		if (!(planes & BIT(plane))) {
 			planes |= BIT(plane);
 			first[plane] = t;
+			step[plane] = 0;
 			n[plane] = 0;
+		} else if (n[plane] == 1) {
+			step[plane] = t - last[plane];
+		} else if (t - last[plane] != step[plane]) {
+			return false;
 		}
 		last[plane] = t;
 		n[plane]++;
 	}
-	/* bit plane * UBFAB_MODEL_HOPS + i: hop i of the plane's way held */
 	for_each_set_bit(plane, &planes, UBFAB_MAX_PLANES) {
 		w = ubfab_model_way(c, self, ex, plane);
-		for (i = 0; i < w->nr_hops; i++) {
-			h = &w->hops[i];
-			look = ubfab_model_run_look(h->link,
-						    first[plane] + h->at_ps,
-						    last[plane] + h->at_ps,
-						    x->dur_ps);
-			if (look == UBFAB_MODEL_RUN_WAIT)
+		for (i = 0; i < w->nr_hops; i++)
+			if (!ubfab_model_run_free(w->hops[i].link,
+						  first[plane] +
+						  w->hops[i].at_ps))
 				return false;
-			held |= (u64)(look == UBFAB_MODEL_RUN_HOLD) <<
-				(plane * UBFAB_MODEL_HOPS + i);
-		}
 	}
-	look = ubfab_model_run_look(w->engine, t0, t0 + span, x->hold_ps);
-	if (look == UBFAB_MODEL_RUN_WAIT)
+	if (!ubfab_model_run_free(w->engine, t0))
 		return false;
 	/* the engine's use is not counted */
-	if (look == UBFAB_MODEL_RUN_HOLD)
-		ubfab_model_hold(w->engine, t0 + span, x->hold_ps);
+	ubfab_model_hold(w->engine, t0, c->last_ps, k, x->hold_ps);
 	for_each_set_bit(plane, &planes, UBFAB_MAX_PLANES) {
 		w = &c->ways[plane];
 		for (i = 0; i < w->nr_hops; i++) {
-			if (!(held & BIT_ULL(plane * UBFAB_MODEL_HOPS + i)))
-				continue;
 			h = &w->hops[i];
-			ubfab_model_hold(h->link, last[plane] + h->at_ps,
-					 x->dur_ps);
-			atomic64_add((u64)n[plane] * ex->bytes,
-				     &h->link->bytes);
-			atomic64_add(n[plane] * x->dur_ps, &h->link->busy_ps);
+			ubfab_model_hold(h->link, first[plane] + h->at_ps,
+					 step[plane], n[plane], x->dur_ps);
+			ubfab_model_count(h->link, (u64)n[plane] * ex->bytes,
+					  n[plane] * x->dur_ps);
 		}
 	}
 	return true;

@@ -221,13 +221,6 @@ struct ubfab_model_hop {
 	u8 kind;
 };
 
-/* What a run of transfers does with a link: ubfab_model_run_look(). */
-enum ubfab_model_run {
-	UBFAB_MODEL_RUN_PASS,
-	UBFAB_MODEL_RUN_HOLD,
-	UBFAB_MODEL_RUN_WAIT,
-};
-
 /**
  * struct ubfab_model_way - what a one-plane transfer holds on its plane,
  *	found once for the transfers alike that take that plane (struct
@@ -399,7 +392,8 @@ u64 ubfab_model_link_idle_ps(const struct ubfab_link *l, u64 busy_ps);
  *	in every port, two for each pair of an L1 and an L2 switch of a
  *	plane; and each entity's UBFAB_MODEL_ENGINES DMA engines and
  *	vector-core paths, kept as links are
- * @links_bytes: their bytes; fixed for the fabric's shape
+ * @links_bytes: their bytes, their idle gaps included; fixed for the
+ *	fabric's shape
  * @queues: live queues
  * @queue_bytes: the model's fields in them, @queues times the clock's
  *	and the ordered domain member's sizes

@@ -533,9 +533,10 @@ static u64 ubfab_kunit_charge(struct kunit *test, struct ubfab_loc *self,
 /*
  * Contention: transfers that share a link wait for each other, first
  * come first served; disjoint ones do not; one earlier in modeled time
- * than a link's last reservation passes it if it is over before that
- * began, and waits for its end if not. Over 2 planes, so that the
- * links set the pace, not the initiator's DMA engine.
+ * than a link's last reservation goes in the idle gap before it, after
+ * what holds the link earlier still, if it has room, and waits for the
+ * link's end if not. Over 2 planes, so that the links set the pace, not
+ * the initiator's DMA engine.
  */
 static void ubfab_kunit_contention(struct kunit *test)
 {
@@ -566,11 +567,15 @@ static void ubfab_kunit_contention(struct kunit *test)
 			one + dur);
 	/* a disjoint pair does not */
 	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[4], n[6], &ex, 0), one);
-	/* far ahead in modeled time, then one behind it: it passes */
+	/*
+	 * far ahead in modeled time, then one behind it: it goes in the gap
+	 * before, after the two at 0
+	 */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_charge(test, n[5], n[2], &ex, 10000000000),
 			10000000000 + one);
-	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[7], n[2], &ex, 0), one);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[7], n[2], &ex, 0),
+			one + 2 * dur);
 	/*
 	 * one behind it that would still hold the link when that began: it
 	 * waits for its end rather than share the link beyond its bandwidth
@@ -591,6 +596,92 @@ static void ubfab_kunit_contention(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[3], n[6], &ex, 0), one);
 	/* n[6]'s rx took n[4]'s write: its tx is idle */
 	KUNIT_EXPECT_LT(test, one, ubfab_kunit_charge(test, n[3], n[7], &ex, 0));
+}
+
+/*
+ * The idle gaps a link keeps: two transfers behind work later in modeled
+ * time that would overlap in the gap before it see each other, the
+ * second waiting for the first; one that fills a gap exactly goes in it,
+ * and the next waits for the link's end; of a link that keeps all the
+ * gaps it can, a new one merges two, of which only the idle time is then
+ * known, taken as spread evenly over them. Into n[1], n[4] and n[7],
+ * each transfer from a sender of its own (each on a chip of its own), so
+ * that only the receiver's port is shared.
+ */
+static void ubfab_kunit_gaps(struct kunit *test)
+{
+	struct ubfab_fabric *fab = ubfab_kunit_fabric(test);
+	struct ubfab_exec ex = {
+		.sqe.opcode = UBFAB_OP_WRITE, .plane_mask = 0x3,
+		.bytes = SZ_1M,
+	};
+	/* 1 MiB over 2 links, as in ubfab_kunit_contention() */
+	u64 dur = 26787656, far = 10000000000, g = 10 * dur, one;
+	struct ubfab_loc *n[2 * UBFAB_LINK_GAPS + 17], **m;
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(n); i++)
+		n[i] = ubfab_kunit_entity(test, fab, i,
+					  ubfab_kunit_npu(0, i, 0));
+	ex.peer = n[1];
+	one = ubfab_model_cost_ps(p, n[0], &ex, NULL);
+
+	/* n[1]'s port from n[0]'s far ahead; n[2]'s behind it passes it by */
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[0], n[1], &ex, far),
+			far + one);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[2], n[1], &ex, 0),
+			one);
+	/* n[3]'s at the same time would overlap n[2]'s: it waits for it */
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[3], n[1], &ex, 0),
+			one + dur);
+	/* 2 dur before n[0]'s: it splits the gap, dur left before n[0]'s */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge(test, n[5], n[1], &ex, far - 2 * dur),
+			far - 2 * dur + one);
+	/* which one fills exactly, and the next waits for the end */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge(test, n[6], n[1], &ex, far - dur),
+			far - dur + one);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge(test, n[8], n[1], &ex, far - dur),
+			far + dur + one);
+	/* the gap between n[3]'s and n[5]'s is still there */
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[9], n[1], &ex, 0),
+			one + 2 * dur);
+
+	/*
+	 * n[4]'s port: UBFAB_LINK_GAPS transfers from g on, 2 dur apart,
+	 * keep a gap before each, the first from 0: one at 0 fits there
+	 */
+	m = n + 10;
+	for (i = 0; i < UBFAB_LINK_GAPS; i++)
+		ubfab_kunit_charge(test, m[i], n[4], &ex, g + 2 * dur * i);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, m[i], n[4], &ex, 0),
+			one);
+	/*
+	 * n[7]'s: one more, far later: the gaps of dur are merged, with the
+	 * holds between (neighbours close together; not the gap from 0,
+	 * which still has room at far), until it keeps half: the first
+	 * four, 7 dur with 4 dur idle, then the next three, 5 dur with 3
+	 */
+	m += UBFAB_LINK_GAPS + 1;
+	for (i = 0; i <= UBFAB_LINK_GAPS; i++)
+		ubfab_kunit_charge(test, m[i], n[7], &ex,
+				   far + g + 2 * dur * i);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, m[i], n[7], &ex, far),
+			far + one);
+	/*
+	 * at the first's hold: 6/7 of its idle time is after it, room for
+	 * three but not a fourth, which waits for the next merged gap
+	 */
+	for (j = 1; j <= 3; j++)
+		KUNIT_EXPECT_EQ(test,
+				ubfab_kunit_charge(test, m[i + j], n[7], &ex,
+						   far + g + 2 * dur),
+				far + g + 2 * dur + one);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, m[i + j], n[7], &ex,
+						 far + g + 2 * dur),
+			far + g + 9 * dur + one);
 }
 
 /*
@@ -664,13 +755,23 @@ static void ubfab_kunit_engines(struct kunit *test)
 			p->target_ps[0][0], 3348457);
 }
 
-/* Whether links @a and @b stand the same: their times and counters. */
+/* Whether links @a and @b stand the same: their times, gaps and counters. */
 static void ubfab_kunit_same_link(struct kunit *test,
 				  const struct ubfab_link *a,
 				  const struct ubfab_link *b)
 {
-	KUNIT_EXPECT_EQ(test, a->since_ps, b->since_ps);
+	unsigned int i;
+
 	KUNIT_EXPECT_EQ(test, a->end_ps, b->end_ps);
+	KUNIT_ASSERT_EQ(test, a->nr_gaps, b->nr_gaps);
+	for (i = 0; i < a->nr_gaps; i++) {
+		KUNIT_EXPECT_EQ(test, a->gaps[i].from_ps,
+				b->gaps[i].from_ps);
+		KUNIT_EXPECT_EQ(test, a->gaps[i].to_ps,
+				b->gaps[i].to_ps);
+		KUNIT_EXPECT_EQ(test, a->gaps[i].idle_ps,
+				b->gaps[i].idle_ps);
+	}
 	KUNIT_EXPECT_EQ(test, atomic64_read(&a->busy_ps),
 			atomic64_read(&b->busy_ps));
 	KUNIT_EXPECT_EQ(test, atomic64_read(&a->bytes),
@@ -810,9 +911,12 @@ static void ubfab_kunit_runs(struct kunit *test)
 	ubfab_kunit_run(test, n, 0, 4, &ex, 1, 0, true, 0, 0);
 	ex.sqe.opcode = UBFAB_OP_READ;
 	ubfab_kunit_run(test, n, 2, 0, &ex, 0, SZ_1G, true, 0, 0);
-	/* n0's port into plane 1 is held later in modeled time: passed */
+	/*
+	 * n0's port into plane 1 is held at the same times by the run to n4
+	 * and later by the READ: the run would take its gaps, one by one
+	 */
 	ex.sqe.opcode = UBFAB_OP_WRITE;
-	ubfab_kunit_run(test, n, 0, 3, &ex, 2, 0, true, 0, 0);
+	ubfab_kunit_run(test, n, 0, 3, &ex, 2, 0, false, 0, 0);
 	/*
 	 * 1 MiB into n1 over plane 0 holds its port from a time between the
 	 * second and the third of a run from n2: the run would wait
@@ -899,6 +1003,7 @@ static struct kunit_case ubfab_model_cases[] = {
 	KUNIT_CASE(ubfab_kunit_ns),
 	KUNIT_CASE(ubfab_kunit_clock),
 	KUNIT_CASE(ubfab_kunit_contention),
+	KUNIT_CASE(ubfab_kunit_gaps),
 	KUNIT_CASE(ubfab_kunit_engines),
 	KUNIT_CASE(ubfab_kunit_runs),
 	{}

@@ -131,34 +131,56 @@ struct ubfab_stats_val {
 	u64 errors;
 };
 
+/* The idle gaps a link keeps of its time line before its end (model.c). */
+#define UBFAB_LINK_GAPS	8
+
+/**
+ * struct ubfab_link_gap - a stretch of modeled time a link stood idle in,
+ *	or several merged, with the busy time between them (model.c)
+ * @from_ps: its start
+ * @to_ps: its end, after @from_ps
+ * @idle_ps: how long of it the link stood idle: @to_ps - @from_ps but
+ *	for merged ones
+ */
+struct ubfab_link_gap {
+	u64 from_ps;
+	u64 to_ps;
+	u64 idle_ps;
+};
+
 /**
  * struct ubfab_link - one direction of a link, as the fabric model's
- *	contention sees it: its current busy period, in modeled
- *	picoseconds, and what it has carried (model.c)
- * @since_ps: when the period began
- * @end_ps: when its last reservation ends: a transfer that comes within
- *	the period waits for it
+ *	contention sees it: its time line, in modeled picoseconds, and what
+ *	it has carried (model.c)
+ * @lock: bit 0, a bit spinlock (0 is unlocked): @end_ps and the gaps
+ *	change under it
+ * @end_ps: when its last reservation ends: before it the link is busy
+ *	but in its gaps
  * @busy_ps: modeled time transfers have held it, added up since the
  *	module was loaded
  * @bytes: the payload bytes they moved over it, likewise
  * @base_ps: the ends the ordered domain's resets took away
- *	(ubfab_model_links_reset()), under the domain's lock
+ *	(ubfab_model_links_reset())
+ * @nr_gaps: how many gaps it keeps, at most UBFAB_LINK_GAPS
+ * @gaps: idle gaps before @end_ps, oldest first, apart from each other
  *
- * Every reservation moves @end_ps on by the time it holds the link and
- * the gap before it, if any: @base_ps + @end_ps is the modeled time the
- * link has seen go by, of which it stood idle for that less @busy_ps
- * (ubfab_model_link_idle_ps()). A transfer that passed the link by
- * (ubfab_model_reserve()) is not counted: the link's time line had gone
- * past it. The counters only grow. Ordering: @end_ps moves (a full
- * barrier) before @busy_ps grows; a reader that reads @busy_ps, then
- * @end_ps, never sees a reservation's busy time without its end.
+ * Every reservation after @end_ps moves @end_ps on by the time it holds
+ * the link and the gap before it, if any, which it keeps; one before
+ * @end_ps takes its time out of a gap: @base_ps + @end_ps is the modeled
+ * time the link has seen go by, of which it stood idle for that less
+ * @busy_ps (ubfab_model_link_idle_ps()). The counters only grow.
+ * Ordering: @end_ps moves before @busy_ps grows (smp_wmb()); a reader
+ * that reads @busy_ps, then @end_ps, never sees a reservation's busy time
+ * without its end.
  */
 struct ubfab_link {
-	u64 since_ps;
+	unsigned long lock;
 	u64 end_ps;
 	atomic64_t busy_ps;
 	atomic64_t bytes;
 	u64 base_ps;
+	u32 nr_gaps;
+	struct ubfab_link_gap gaps[UBFAB_LINK_GAPS];
 };
 
 /*
