@@ -594,8 +594,9 @@ static bool model_mem_adds_up(const struct ubfab_model_mem *m)
 /*
  * The memory the model holds: links as the shape gives them (two
  * directions in every port, two per L1 and L2 switch pair of a plane, and
- * every entity's 8 DMA engines and 8 vector-core paths, 40 bytes each:
- * struct ubfab_link's busy period and counters, five u64); each queue
+ * every entity's 8 DMA engines and 8 vector-core paths, 240 bytes each:
+ * struct ubfab_link's lock, end, counters and base, its count of gaps
+ * and 8 gaps of three u64); each queue
  * adds the same
  * bytes and takes them back; each word stamped for the first time adds
  * a stamp, stamping it again none, and freeing its memory takes them all
@@ -614,7 +615,7 @@ TEST_F(ctl, model_mem)
 	EXPECT_EQ((uint64_t)f.planes * (2 * f.nodes * f.l2_per_plane +
 					2 * (f.npus + f.cpus)) +
 		  16 * (f.npus + f.cpus), m0.links);
-	EXPECT_EQ(40 * m0.links, m0.links_bytes);
+	EXPECT_EQ(240 * m0.links, m0.links_bytes);
 	EXPECT_EQ(0, m0.queues);
 	EXPECT_EQ(0, m0.queue_bytes);
 	EXPECT_EQ(0, m0.stamps);
