@@ -28,7 +28,6 @@
  *                       must fail, not wait for it
  */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "coll_ref.h"
 #include "ubshmem.h"
 
 static int me, npes, failures;
@@ -388,291 +388,28 @@ static void check_order(void)
 	ubshmem_free(data);
 }
 
-/* A value of element @i of PE @pe's source: differs by PE and element. */
-static uint32_t hash(int pe, size_t i)
-{
-	uint32_t h = (uint32_t)pe * 2654435761u ^ ((uint32_t)i * 40503u + 17);
-
-	h ^= h >> 15;
-	h *= 2246822519u;
-	return h ^ (h >> 13);
-}
-
-/* bfloat16, rounded to nearest even: the reference's own conversion. */
-static uint16_t ref_bf16(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, sizeof(u));
-	return (u + 0x7fff + ((u >> 16) & 1)) >> 16;
-}
-
-static float ref_float(uint16_t h)
-{
-	uint32_t u = (uint32_t)h << 16;
-	float f;
-
-	memcpy(&f, &u, sizeof(f));
-	return f;
-}
-
-/*
- * A special float for MIN and MAX at some elements @i, else 0: NaNs of
- * their own bits from a third of the PEs (so some elements have several,
- * and the earliest in the order must win), or zeros of either sign, or
- * infinities.
- */
-static int special(int pe, size_t i, float *f)
-{
-	uint32_t u;
-
-	if (i % 61 == 3 && (pe + i) % 3 == 0)
-		u = 0x7fc00000 | (uint32_t)pe << 16 | 1;	/* quiet NaN */
-	else if (i % 53 == 7)
-		u = (uint32_t)(pe & 1) << 31;		/* -0 or +0 */
-	else if (i % 47 == 5 && pe % 4 == 1)
-		u = 0x7f800000 | (uint32_t)(pe & 2) << 30;	/* +-inf */
-	else
-		return 0;
-	memcpy(f, &u, 4);
-	return 1;
-}
-
-/*
- * PE @pe's source element @i of @type for @op, as the bytes of that type:
- * for PROD about 1 (products of up to 16 stay finite, each rounded), for
- * AND mostly ones and for OR mostly zeros (the result not all one bit),
- * for MIN and MAX with special() values.
- */
-static void elem(int type, int op, int pe, size_t i, void *out)
-{
-	uint32_t h = hash(pe, i);
-	float f = ((int32_t)(h % 2000001) - 1000000) * 1e-3f;
-	uint16_t b;
-
-	if (type == UBSHMEM_INT32) {
-		if (op == UBSHMEM_OP_AND)
-			h |= h >> 1 | h << 1;
-		else if (op == UBSHMEM_OP_OR)
-			h &= h >> 1 & h << 1;
-		memcpy(out, &h, 4);
-		return;
-	}
-	if (op == UBSHMEM_OP_PROD)
-		f = 1.0f + ((int32_t)(h % 4097) - 2048) / 4096.0f;
-	else if (type == UBSHMEM_BF16)
-		f = ((int32_t)(h % 4097) - 2048) / 16.0f;
-	if (op == UBSHMEM_OP_MIN || op == UBSHMEM_OP_MAX)
-		special(pe, i, &f);
-	if (type == UBSHMEM_FLOAT) {
-		memcpy(out, &f, 4);
-		return;
-	}
-	memcpy(&h, &f, 4);
-	/* a NaN keeps its bits (ref_bf16 would round them) */
-	b = isnan(f) ? h >> 16 : ref_bf16(f);
-	memcpy(out, &b, 2);
-}
-
-/*
- * MIN or MAX of @x, the earlier, and @y, as ubshmem.h defines them: the
- * earlier NaN, else the later NaN, else the smaller (larger), -0 below +0.
- */
-static int ref_later(float x, float y, int op)
-{
-	int below = y < x || (y == x && signbit(y) && !signbit(x));
-	int above = y > x || (y == x && !signbit(y) && signbit(x));
-
-	if (isnan(x) || isnan(y))
-		return !isnan(x);
-	return op == UBSHMEM_OP_MIN ? below : above;
-}
-
-/* @acc = @acc @op @b, elements of @type as the library reduces them. */
-static void ref_op(int type, int op, void *acc, const void *b)
-{
-	uint32_t x, y;
-	float fx, fy;
-	uint16_t hx, hy;
-
-	if (type == UBSHMEM_INT32) {
-		memcpy(&x, acc, 4);
-		memcpy(&y, b, 4);
-		if (op == UBSHMEM_OP_SUM)
-			x += y;
-		else if (op == UBSHMEM_OP_PROD)
-			x = (uint32_t)((uint64_t)x * y);
-		else if (op == UBSHMEM_OP_MIN)
-			x = (int32_t)y < (int32_t)x ? y : x;
-		else if (op == UBSHMEM_OP_MAX)
-			x = (int32_t)y > (int32_t)x ? y : x;
-		else if (op == UBSHMEM_OP_AND)
-			x &= y;
-		else if (op == UBSHMEM_OP_OR)
-			x |= y;
-		else
-			x ^= y;
-		memcpy(acc, &x, 4);
-	} else if (type == UBSHMEM_FLOAT) {
-		memcpy(&fx, acc, 4);
-		memcpy(&fy, b, 4);
-		if (op == UBSHMEM_OP_SUM)
-			fx += fy;
-		else if (op == UBSHMEM_OP_PROD)
-			fx *= fy;
-		else if (ref_later(fx, fy, op))
-			memcpy(&fx, b, 4);
-		memcpy(acc, &fx, 4);
-	} else {
-		memcpy(&hx, acc, 2);
-		memcpy(&hy, b, 2);
-		if (op == UBSHMEM_OP_SUM)
-			hx = ref_bf16(ref_float(hx) + ref_float(hy));
-		else if (op == UBSHMEM_OP_PROD)
-			hx = ref_bf16(ref_float(hx) * ref_float(hy));
-		else if (ref_later(ref_float(hx), ref_float(hy), op))
-			hx = hy;
-		memcpy(acc, &hx, 2);
-	}
-}
-
-/*
- * A team as the tests see it: its PEs, this PE's index, and its PEs by
- * node (nodes in the order they first appear, PEs in team order), from
- * every PE's node that main() gathered.
- */
+/* The teams' PEs a test sizes its arrays for (shmem_test's jobs: 16). */
 #define TEAM_MAX	64
-static int node_of[TEAM_MAX];
+/* Every PE's node (coll_ref_nodes()), for the teams' levels. */
+static int *node_of;
 
-struct tinfo {
-	const struct ubshmem_team *t;
-	int n, me;
-	int pes[TEAM_MAX];
-	int nnodes, per[TEAM_MAX];
-	int by_node[TEAM_MAX][TEAM_MAX];
-	int regular;
-};
-
-static void tinfo_make(struct tinfo *ti, const struct ubshmem_team *t)
+/* @ti for @t, or a failure. */
+static void team_make(struct coll_ref_team *ti, const struct ubshmem_team *t)
 {
-	int i, j;
-
-	memset(ti, 0, sizeof(*ti));
-	ti->t = t;
-	ti->n = ubshmem_team_n_pes(t);
-	ti->me = ubshmem_team_my_pe(t);
-	for (i = 0; i < ti->n; i++) {
-		ti->pes[i] = ubshmem_team_translate_pe(t, i);
-		for (j = 0; j < ti->nnodes; j++)
-			if (node_of[ti->by_node[j][0]] == node_of[ti->pes[i]])
-				break;
-		ti->nnodes += j == ti->nnodes;
-		ti->by_node[j][ti->per[j]++] = ti->pes[i];
-	}
-	ti->regular = 1;
-	for (j = 0; j < ti->nnodes; j++)
-		ti->regular &= ti->per[j] == ti->per[0];
-}
-
-/* What UBSHMEM_ALLREDUCE_AUTO picks (ubshmem.h), the environment unset. */
-static int auto_algo(const struct tinfo *ti)
-{
-	return ti->regular && ti->nnodes > 1 && ti->per[0] > 1 ?
-		UBSHMEM_ALLREDUCE_2LEVEL : UBSHMEM_ALLREDUCE_RING;
-}
-
-/* The chunk of @n over @len elements that holds element @q. */
-static int chunk_of(size_t q, size_t len, int n)
-{
-	int k = 0;
-
-	while (q >= len * (k + 1) / n)
-		k++;
-	return k;
+	OK(coll_ref_team_make(ti, t, node_of));
 }
 
 /*
- * @out = element @i of the PEs @pes[(k + 1) % n], [(k + 2) % n], ...,
- * [k] reduced by @op in that order (of their source elements @i).
+ * Check @dst, the all-reduce of @count elements of @type by @algo and @op
+ * (of the sources of seed 0), as coll_ref_check_allreduce() does. Return:
+ * the first bad element, or @count.
  */
-static void ref_chain(int type, int op, const int *pes, int n, int k,
-		      size_t i, void *out)
+static size_t check_reduced(const struct coll_ref_team *ti, int algo,
+			    int type, int op, size_t count, const void *dst)
 {
-	unsigned char b[4];
-	int j;
+	size_t bad;
 
-	elem(type, op, pes[(k + 1) % n], i, out);
-	for (j = 2; j <= n; j++) {
-		elem(type, op, pes[(k + j) % n], i, b);
-		ref_op(type, op, out, b);
-	}
-}
-
-/*
- * Element @e of the all-reduce of @count elements by @algo, in the order
- * of ubshmem.h and Documentation/shmem.rst: pieces of UBSHMEM_COLL_PIECE
- * bytes; in a piece, RING's chunk k of n is summed from PE k on (the chain
- * from k - 1); 2LEVEL's chunk c of the L of a node, sub-chunk k of the M
- * of c, is the sum of the nodes' partial sums from node k + 1 on, each
- * partial the sum of the node's PEs from local index c + 1 on.
- */
-static void ref_allreduce(const struct tinfo *ti, int algo, int type,
-			  int op, size_t count, size_t e, void *out)
-{
-	size_t es = type == UBSHMEM_BF16 ? 2 : 4, per = UBSHMEM_COLL_PIECE / es;
-	size_t q = e % per, pc = count - e / per * per, fc, lc;
-	unsigned char part[4];
-	int c, k, j, m, L = ti->per[0], M = ti->nnodes;
-
-	pc = pc < per ? pc : per;
-	if (algo == UBSHMEM_ALLREDUCE_RING) {
-		k = chunk_of(q, pc, ti->n);
-		ref_chain(type, op, ti->pes, ti->n, (k - 1 + ti->n) % ti->n, e,
-			  out);
-		return;
-	}
-	c = chunk_of(q, pc, L);
-	fc = pc * c / L;
-	lc = pc * (c + 1) / L - fc;
-	k = chunk_of(q - fc, lc, M);
-	for (j = 1; j <= M; j++) {
-		m = (k + j) % M;
-		ref_chain(type, op, ti->by_node[m], L, c, e,
-			  j == 1 ? out : part);
-		if (j > 1)
-			ref_op(type, op, out, part);
-	}
-}
-
-/*
- * Check @dst, the all-reduce of @count elements of @type by @algo: this
- * PE checks every n-th element from its index against the CPU (the
- * reference costs n additions an element, which the VM feels at 16 PEs),
- * and that its @dst is the team's first PE's, byte for byte (through
- * ubshmem_ptr(), between barriers). Return: the first bad element, or
- * @count.
- */
-static size_t check_reduced(const struct tinfo *ti, int algo, int type,
-			    int op, size_t count, const unsigned char *dst)
-{
-	size_t es = type == UBSHMEM_BF16 ? 2 : 4, e, bad = count;
-	const unsigned char *first = ubshmem_ptr(dst, ti->pes[0]);
-	unsigned char want[4];
-
-	CHECK(first, "ubshmem_ptr: %s", strerror(errno));
-	for (e = ti->me; e < count; e += ti->n) {
-		ref_allreduce(ti, algo, type, op, count, e, want);
-		if (memcmp(dst + e * es, want, es)) {
-			bad = e;
-			break;
-		}
-	}
-	/* every PE's dst is final, and none is written before all compared */
-	OK(ubshmem_barrier(ti->t));
-	for (e = 0; first && e < bad; e++)
-		if (memcmp(dst + e * es, first + e * es, es))
-			bad = e;
-	OK(ubshmem_barrier(ti->t));
+	OK(coll_ref_check_allreduce(ti, algo, type, op, 0, count, dst, &bad));
 	return bad;
 }
 
@@ -715,10 +452,10 @@ static void check_allreduce(void)
 	unsigned char *dst = ubshmem_malloc(COLL_BIG);
 	uint64_t ns[4];
 	int type, s, algo;
-	struct tinfo world;
+	struct coll_ref_team world;
 
-	tinfo_make(&world, ubshmem_team_world());
-	algo = auto_algo(&world);
+	team_make(&world, ubshmem_team_world());
+	algo = coll_ref_auto_algo(&world);
 
 	for (type = UBSHMEM_INT32; type <= UBSHMEM_BF16; type++) {
 		size_t es = type == UBSHMEM_BF16 ? 2 : 4, i;
@@ -728,7 +465,7 @@ static void check_allreduce(void)
 						 COLL_BIG / es : 64 << 10);
 
 			for (i = 0; i < count; i++)
-				elem(type, UBSHMEM_OP_SUM, me, i, src + i * es);
+				coll_ref_elem(type, UBSHMEM_OP_SUM, 0, me, i, src + i * es);
 			memset(dst, 0xee, count * es);
 			ns[s] = timed();
 			OK(ubshmem_allreduce(dst, src, count, type,
@@ -754,6 +491,7 @@ static void check_allreduce(void)
 				UBSHMEM_OP_XOR + 1) == -EINVAL &&
 	      ubshmem_allreduce(dst, dst, 1, UBSHMEM_INT32, 0) == -EINVAL,
 	      "allreduce: bad arguments accepted");
+	coll_ref_team_free(&world);
 	ubshmem_free(dst);
 	ubshmem_free(src);
 }
@@ -837,8 +575,9 @@ static void check_moves(void)
  * and 3 elements, so two pieces) and the reductions of int32 and bf16
  * besides float; then the arguments they refuse.
  */
-static void check_team(const struct tinfo *ti, const char *name, int big,
-		       unsigned char *src, unsigned char *dst, uint64_t *ctr)
+static void check_team(const struct coll_ref_team *ti, const char *name,
+		       int big, unsigned char *src, unsigned char *dst,
+		       uint64_t *ctr)
 {
 	static const char *const names[] = { "int32", "float", "bf16" };
 	const struct ubshmem_team *t = ti->t;
@@ -893,13 +632,13 @@ static void check_team(const struct tinfo *ti, const char *name, int big,
 			/* reduce-scatter: block tme is summed from tme + 1 on */
 			count = coll_size(s, COLL_BIG / n / es);
 			for (e = 0; e < count * n; e++)
-				elem(type, UBSHMEM_OP_SUM, me, e,
+				coll_ref_elem(type, UBSHMEM_OP_SUM, 0, me, e,
 				     src + e * es);
 			memset(dst, 0xee, count * es);
 			OK(ubshmem_team_reduce_scatter(t, dst, src, count, type,
 						       UBSHMEM_OP_SUM));
 			for (e = 0; e < count; e++) {
-				ref_chain(type, UBSHMEM_OP_SUM, ti->pes, n,
+				coll_ref_chain(type, UBSHMEM_OP_SUM, 0, ti->pes, n,
 					  tme, tme * count + e, want);
 				if (memcmp(dst + e * es, want, es))
 					break;
@@ -908,11 +647,11 @@ static void check_team(const struct tinfo *ti, const char *name, int big,
 			      name, names[type], count, e);
 			count = coll_size(s, (COLL_BIG + 12) / es);
 			for (e = 0; e < count; e++)
-				elem(type, UBSHMEM_OP_SUM, me, e,
+				coll_ref_elem(type, UBSHMEM_OP_SUM, 0, me, e,
 				     src + e * es);
 			for (algo = UBSHMEM_ALLREDUCE_AUTO;
 			     algo <= UBSHMEM_ALLREDUCE_2LEVEL; algo++) {
-				int use = algo ? algo : auto_algo(ti);
+				int use = algo ? algo : coll_ref_auto_algo(ti);
 
 				memset(dst, 0xee, count * es);
 				err = ubshmem_team_allreduce(t, dst, src, count,
@@ -942,7 +681,7 @@ static void check_team(const struct tinfo *ti, const char *name, int big,
 		setenv("UBSHMEM_ALLREDUCE", env[algo], 1);
 		count = 4099;
 		for (e = 0; e < count; e++)
-			elem(UBSHMEM_FLOAT, UBSHMEM_OP_SUM, me, e,
+			coll_ref_elem(UBSHMEM_FLOAT, UBSHMEM_OP_SUM, 0, me, e,
 			     src + e * 4);
 		err = ubshmem_team_allreduce(t, dst, src, count, UBSHMEM_FLOAT,
 					     UBSHMEM_OP_SUM,
@@ -1012,7 +751,7 @@ static void check_team_colls(void)
 	uint64_t *ctr = ubshmem_malloc(sizeof(*ctr));
 	const struct ubshmem_team *w = ubshmem_team_world();
 	struct ubshmem_team *strided = NULL, *odd = NULL, *t = (void *)1;
-	struct tinfo ti;
+	struct coll_ref_team ti;
 
 	CHECK(ubshmem_team_split_strided(w, 0, 0, 2, &t) == -EINVAL &&
 	      ubshmem_team_split_strided(w, 0, 1, 0, &t) == -EINVAL &&
@@ -1033,21 +772,25 @@ static void check_team_colls(void)
 		      ubshmem_team_translate_pe(strided, 2) == 5 &&
 		      ubshmem_team_my_pe(strided) == me / 2, "strided team");
 	}
-	tinfo_make(&ti, w);
+	team_make(&ti, w);
 	check_team(&ti, "world", 1, src, dst, ctr);
+	coll_ref_team_free(&ti);
 	OK(ubshmem_barrier_all());
 	if (strided) {
-		tinfo_make(&ti, strided);
+		team_make(&ti, strided);
 		check_team(&ti, "strided", 0, src, dst, ctr);
+		coll_ref_team_free(&ti);
 	}
 	OK(ubshmem_barrier_all());
 	if (odd) {
-		tinfo_make(&ti, odd);
+		team_make(&ti, odd);
 		check_team(&ti, "odd", 0, src, dst, ctr);
+		coll_ref_team_free(&ti);
 	}
 	OK(ubshmem_barrier_all());
-	tinfo_make(&ti, ubshmem_team_node());
+	team_make(&ti, ubshmem_team_node());
 	check_team(&ti, "node", 0, src, dst, ctr);
+	coll_ref_team_free(&ti);
 	OK(ubshmem_team_destroy(odd));
 	OK(ubshmem_team_destroy(strided));
 	ubshmem_free(ctr);
@@ -1064,7 +807,7 @@ static void check_team_colls(void)
  * bit against the CPU in each algorithm's order; then the pairs of op and
  * type refused.
  */
-static void check_ops(const struct tinfo *ti, const char *name, int big,
+static void check_ops(const struct coll_ref_team *ti, const char *name, int big,
 		      unsigned char *src, unsigned char *dst)
 {
 	static const char *const names[] = { "int32", "float", "bf16" };
@@ -1080,13 +823,13 @@ static void check_ops(const struct tinfo *ti, const char *name, int big,
 			for (s = 0; s < 3 + (big && op == last); s++) {
 				count = coll_size(s, COLL_BIG / n / es);
 				for (e = 0; e < count * n; e++)
-					elem(type, op, me, e, src + e * es);
+					coll_ref_elem(type, op, 0, me, e, src + e * es);
 				memset(dst, 0xee, count * es);
 				OK(ubshmem_team_reduce_scatter(t, dst, src,
 							       count, type,
 							       op));
 				for (e = 0; e < count; e++) {
-					ref_chain(type, op, ti->pes, n, ti->me,
+					coll_ref_chain(type, op, 0, ti->pes, n, ti->me,
 						  ti->me * count + e, want);
 					if (memcmp(dst + e * es, want, es))
 						break;
@@ -1096,7 +839,7 @@ static void check_ops(const struct tinfo *ti, const char *name, int big,
 				      names[type], count, e);
 				count = coll_size(s, (COLL_BIG + 12) / es);
 				for (e = 0; e < count; e++)
-					elem(type, op, me, e, src + e * es);
+					coll_ref_elem(type, op, 0, me, e, src + e * es);
 				for (algo = UBSHMEM_ALLREDUCE_RING;
 				     algo <= UBSHMEM_ALLREDUCE_2LEVEL; algo++) {
 					if (algo == UBSHMEM_ALLREDUCE_2LEVEL &&
@@ -1140,36 +883,22 @@ static void check_redops(void)
 	unsigned char *src = ubshmem_malloc(COLL_BIG + 64);
 	unsigned char *dst = ubshmem_malloc(COLL_BIG + 64);
 	struct ubshmem_team *half = NULL;
-	struct tinfo ti;
+	struct coll_ref_team ti;
 
-	tinfo_make(&ti, ubshmem_team_world());
+	team_make(&ti, ubshmem_team_world());
 	check_ops(&ti, "world", 1, src, dst);
+	coll_ref_team_free(&ti);
 	OK(ubshmem_team_split_strided(ubshmem_team_world(), 0, 2,
 				      (npes + 1) / 2, &half));
 	if (half) {
-		tinfo_make(&ti, half);
+		team_make(&ti, half);
 		check_ops(&ti, "half", 0, src, dst);
+		coll_ref_team_free(&ti);
 	}
 	OK(ubshmem_barrier_all());
 	OK(ubshmem_team_destroy(half));
 	ubshmem_free(dst);
 	ubshmem_free(src);
-}
-
-/*
- * Every PE's node, for the teams' levels, into node_of[]: named by the
- * first PE of its node team (under ubrun and mpirun alike).
- */
-static void gather_nodes(void)
-{
-	int *mine = ubshmem_malloc(sizeof(int));
-	int *all = ubshmem_malloc(npes * sizeof(int));
-
-	*mine = ubshmem_team_translate_pe(ubshmem_team_node(), 0);
-	OK(ubshmem_allgather(all, mine, sizeof(int)));
-	memcpy(node_of, all, npes * sizeof(int));
-	ubshmem_free(all);
-	ubshmem_free(mine);
 }
 
 int main(int argc, char **argv)
@@ -1217,8 +946,13 @@ int main(int argc, char **argv)
 	}
 	CHECK(ubshmem_model_ns() == 0, "model_ns before any op");
 	if (!strcmp(what, "coll") || !strcmp(what, "teams") ||
-	    !strcmp(what, "redops"))
-		gather_nodes();
+	    !strcmp(what, "redops")) {
+		node_of = coll_ref_nodes();
+		if (!node_of) {
+			fail("every PE's node: %s", strerror(errno));
+			goto out;
+		}
+	}
 	if (!strcmp(what, "redops")) {
 		check_redops();
 		goto out;
