@@ -5,13 +5,16 @@
  * each rank runs every collective (and each all-reduce algorithm) at
  * sizes from 8 B to --max-size, doubling, and rank 0 prints a row a size
  * (on the descriptor the launching ubbench left it, so that ubrun's rank
- * prefix does not touch the table) and writes the JSON file.
+ * prefix does not touch the table) and writes the JSON file. With
+ * --check every rank checks its output of the warm-up op and of the last
+ * timed one against the CPU's reference (tools/common/coll_ref.h).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "coll_ref.h"
 #include "ubbench.h"
 #include "ubshmem.h"
 
@@ -36,11 +39,23 @@ static const struct {
 	{ "alltoall", "direct", ALLTOALL, 0 },
 };
 
-/* One row: a case at a size. */
+/* One row: a case at a size; @bad_ranks: of --check, on rank 0. */
 struct coll_row {
 	unsigned int c;
 	size_t size, count;
 	double time_ns, algbw, busbw, host_us;
+	uint64_t bad_ranks;
+};
+
+/*
+ * --check's state: the world as the reference sees it, this rank's count
+ * of bad outputs, and on rank 0 the count of ranks that found one (each
+ * adds 1 a row).
+ */
+struct coll_check {
+	struct coll_ref_team world;
+	unsigned int failed;
+	uint64_t *bad_ranks, seen;
 };
 
 /*
@@ -96,15 +111,155 @@ static int run_op(unsigned int c, void *dst, void *src, size_t count, int n)
 	}
 }
 
-/* A warm-up op, then @iters between two barriers: the row's times. */
-static int measure_row(struct coll_row *r, unsigned int iters, void *dst,
-		       void *src, int n)
+/* The seed of the sources of a row's @round: its case and its size. */
+static uint32_t check_seed(const struct coll_row *r, unsigned int round)
+{
+	return (uint32_t)(r->size << 4 | r->c << 1 | round);
+}
+
+/* The elements of this rank's output of row @r. */
+static size_t out_count(const struct coll_row *r, int n)
+{
+	return cases[r->c].kind == REDUCE_SCATTER ? r->count / n : r->count;
+}
+
+/*
+ * Element @e of this rank's output of row @r in @round (all-reduce's are
+ * coll_ref_allreduce()'s): the root's (PE 0) for broadcast, PE p's
+ * element i for all-gather's e = p * per + i, PE p's element meant for
+ * this rank for all-to-all's, this rank's block summed from the next
+ * rank on for reduce-scatter's.
+ */
+static void want_elem(const struct coll_check *k, const struct coll_row *r,
+		      unsigned int round, size_t e, void *out)
+{
+	const struct coll_ref_team *w = &k->world;
+	const int t = UBSHMEM_FLOAT, op = UBSHMEM_OP_SUM;
+	uint32_t seed = check_seed(r, round);
+	size_t per = r->count / w->n;
+
+	switch (cases[r->c].kind) {
+	case BROADCAST:
+		coll_ref_elem(t, op, seed, w->pes[0], e, out);
+		break;
+	case ALLGATHER:
+		coll_ref_elem(t, op, seed, w->pes[e / per], e % per, out);
+		break;
+	case ALLTOALL:
+		coll_ref_elem(t, op, seed, w->pes[e / per],
+			      w->me * per + e % per, out);
+		break;
+	default:
+		coll_ref_chain(t, op, seed, w->pes, w->n, w->me,
+			       w->me * per + e, out);
+	}
+}
+
+/*
+ * Check this rank's output @dst of row @r in @round (a call of every
+ * rank, ending in a barrier) and print the first bad element; returns 1
+ * if there was one, 0, or an error of the library.
+ */
+static int check_output(struct coll_check *k, const struct coll_row *r,
+			unsigned int round, const float *dst)
+{
+	size_t count = out_count(r, k->world.n), e = 0;
+	int err = 0, kind = cases[r->c].kind, err2;
+	float want;
+
+	if (kind == ALLREDUCE)
+		err = coll_ref_check_allreduce(&k->world, cases[r->c].algo_id,
+					       UBSHMEM_FLOAT, UBSHMEM_OP_SUM,
+					       check_seed(r, round), count,
+					       dst, &e);
+	else
+		for (; e < count; e++) {
+			want_elem(k, r, round, e, &want);
+			if (memcmp(&dst[e], &want, sizeof(want)))
+				break;
+		}
+	err2 = ubshmem_barrier_all();
+	if (err || err2)
+		return err ? err : err2;
+	if (e == count)
+		return 0;
+	if (kind == ALLREDUCE)
+		coll_ref_allreduce(&k->world, cases[r->c].algo_id,
+				   UBSHMEM_FLOAT, UBSHMEM_OP_SUM,
+				   check_seed(r, round), count, e, &want);
+	else
+		want_elem(k, r, round, e, &want);
+	fprintf(stderr, "ubbench: coll --check: rank %d: %s %s of %zu B, %s: element %zu of %zu: got %a (%.9g), want %a (%.9g)\n",
+		k->world.me, cases[r->c].name, cases[r->c].algo, r->size,
+		round ? "the last timed op" : "the warm-up op", e, count,
+		dst[e], dst[e], want, want);
+	return 1;
+}
+
+/* Fill this rank's sources of row @r in @round and spoil its output. */
+static void check_prepare(const struct coll_check *k,
+			  const struct coll_row *r, unsigned int round,
+			  float *dst, float *src)
+{
+	size_t i;
+
+	for (i = 0; i < r->count; i++)
+		coll_ref_elem(UBSHMEM_FLOAT, UBSHMEM_OP_SUM,
+			      check_seed(r, round), k->world.me, i, &src[i]);
+	if (!round)
+		memset(dst, 0xee, r->count * sizeof(*dst));
+}
+
+/*
+ * --check of row @r's output of @round: a bad one counted in @k->failed
+ * and, once a row, at rank 0; returns an error of the library.
+ */
+static int check_round(struct coll_check *k, struct coll_row *r,
+		       unsigned int round, float *dst, int *bad)
+{
+	int err = check_output(k, r, round, dst);
+
+	if (err < 0)
+		return err;
+	*bad |= err;
+	if (!round)
+		return 0;
+	k->failed += *bad;
+	if (*bad)
+		err = ubshmem_atomic_fetch_add(k->bad_ranks, 1, 0, NULL);
+	if (!err)
+		err = ubshmem_barrier_all();
+	if (!err && k->world.me == 0)
+		err = ubshmem_atomic_fetch_add(k->bad_ranks, 0, 0,
+					       &r->bad_ranks);
+	r->bad_ranks -= k->seen;
+	k->seen += r->bad_ranks;
+	return err;
+}
+
+/*
+ * A warm-up op, then @iters between two barriers: the row's times. With
+ * @k, the warm-up's sources are those of round 0 and its output (spoilt
+ * before) is checked, the timed ops' sources those of round 1 and the
+ * last one's output is checked after the times are taken.
+ */
+static int measure_row(struct coll_row *r, unsigned int iters, float *dst,
+		       float *src, int n, struct coll_check *k)
 {
 	uint64_t m0, h0;
 	unsigned int i;
-	int err;
+	int err = 0, bad = 0;
 
-	err = run_op(r->c, dst, src, r->count, n);
+	if (k) {
+		check_prepare(k, r, 0, dst, src);
+		err = ubshmem_barrier_all();
+	}
+	if (!err)
+		err = run_op(r->c, dst, src, r->count, n);
+	if (!err && k) {
+		err = check_round(k, r, 0, dst, &bad);
+		check_prepare(k, r, 1, dst, src);
+	}
 	if (!err)
 		err = ubshmem_barrier_all();
 	m0 = ubshmem_model_ns();
@@ -117,19 +272,29 @@ static int measure_row(struct coll_row *r, unsigned int iters, void *dst,
 	r->host_us = (double)(now_ns() - h0) / iters / 1000;
 	r->algbw = r->time_ns ? r->size / r->time_ns : 0;
 	r->busbw = r->algbw * bus_factor(cases[r->c].kind, n);
+	if (!err && k)
+		err = check_round(k, r, 1, dst, &bad);
 	return err;
 }
 
-static void print_row(FILE *f, const struct coll_row *r)
+/* A row of the table; with --check (@checked) its ranks' verdict. */
+static void print_row(FILE *f, const struct coll_row *r, bool checked)
 {
-	fprintf(f, "%-15s %-7s %11zu %10zu  float %12.0f %8.2f %8.2f %11.1f\n",
+	fprintf(f, "%-15s %-7s %11zu %10zu  float %12.0f %8.2f %8.2f %11.1f",
 		cases[r->c].name, cases[r->c].algo, r->size, r->count,
 		r->time_ns, r->algbw, r->busbw, r->host_us);
+	if (!checked)
+		fputc('\n', f);
+	else if (r->bad_ranks)
+		fprintf(f, "  BAD %llu\n", (unsigned long long)r->bad_ranks);
+	else
+		fprintf(f, "  ok\n");
 	fflush(f);
 }
 
 static int write_json(const struct bench *b, const struct coll_row *rows,
-		      size_t nrows, int n, unsigned int iters, size_t max)
+		      size_t nrows, int n, unsigned int iters, size_t max,
+		      bool checked)
 {
 	struct context ctx;
 	struct json j;
@@ -146,6 +311,7 @@ static int write_json(const struct bench *b, const struct coll_row *rows,
 	json_uint(&j, "iters", iters);
 	json_uint(&j, "max_size", max);
 	json_string(&j, "type", "float");
+	json_bool(&j, "checked", checked);
 	json_array_begin(&j, "results");
 	for (i = 0; i < nrows; i++) {
 		json_break(&j);
@@ -158,6 +324,8 @@ static int write_json(const struct bench *b, const struct coll_row *rows,
 		json_double(&j, "algbw_gbs", rows[i].algbw);
 		json_double(&j, "busbw_gbs", rows[i].busbw);
 		json_double(&j, "host_us", rows[i].host_us);
+		if (checked)
+			json_uint(&j, "bad_ranks", rows[i].bad_ranks);
 		json_object_end(&j);
 	}
 	json_break(&j);
@@ -171,7 +339,9 @@ static int coll_rank(struct bench *b, const struct coll_opts *o)
 	unsigned int iters = b->iters_given ? b->iters : COLL_ITERS, c;
 	const char *fd_env = getenv(FD_ENV);
 	struct coll_row *rows = NULL, r;
+	struct coll_check check = { 0 }, *k = NULL;
 	size_t nrows = 0, size, i;
+	uint64_t bad = 0;
 	FILE *out = NULL;
 	float *src, *dst;
 	int err, me, n;
@@ -199,6 +369,21 @@ static int coll_rank(struct bench *b, const struct coll_opts *o)
 	}
 	for (i = 0; i < o->max_size / 4; i++)
 		src[i] = (float)(me + i % 7);
+	if (o->check) {
+		int *node_of = coll_ref_nodes();
+
+		check.bad_ranks = ubshmem_malloc(sizeof(uint64_t));
+		err = node_of && check.bad_ranks ?
+			coll_ref_team_make(&check.world, ubshmem_team_world(),
+					   node_of) : -ENOMEM;
+		free(node_of);
+		if (err) {
+			fail("coll --check", err);
+			return 1;
+		}
+		*check.bad_ranks = 0;	/* before the first row's barrier */
+		k = &check;
+	}
 	if (out) {
 		fprintf(out, "ubbench coll: %d ranks, %u ops a row after a warm-up, sizes %d B to %zu B, %s\n",
 			n, iters, COLL_MIN, o->max_size, bench_ordered() ?
@@ -206,9 +391,12 @@ static int coll_rank(struct bench *b, const struct coll_opts *o)
 			"fast mode (modeled times vary from run to run)");
 		fprintf(out, "time: modeled, ns an op (fabric model, rank 0's clock between barriers); host: us an op\n");
 		fprintf(out, "algbw = size / time, busbw = algbw x nccl-tests' factor (GB/s, modeled)\n");
-		fprintf(out, "%-15s %-7s %11s %10s %6s %12s %8s %8s %11s\n",
+		if (k)
+			fprintf(out, "check: every rank's output against the CPU's, bit for bit (ok, or BAD and the ranks that found one)\n");
+		fprintf(out, "%-15s %-7s %11s %10s %6s %12s %8s %8s %11s%s\n",
 			"# collective", "algo", "size(B)", "count", "type",
-			"time(ns)", "algbw", "busbw", "host(us)");
+			"time(ns)", "algbw", "busbw", "host(us)",
+			k ? "  check" : "");
 	}
 	for (c = 0; c < ARRAY_SIZE(cases); c++) {
 		/* 2level needs a regular world: the library says so at once */
@@ -220,7 +408,7 @@ static int coll_rank(struct bench *b, const struct coll_opts *o)
 			r.size = row_size(cases[c].kind, size, n, &r.count);
 			if (!r.count)
 				continue;
-			err = measure_row(&r, iters, dst, src, n);
+			err = measure_row(&r, iters, dst, src, n, k);
 			if (err) {
 				fprintf(stderr, "ubbench: coll %s %s of %zu B: %s\n",
 					cases[c].name, cases[c].algo, r.size,
@@ -229,8 +417,9 @@ static int coll_rank(struct bench *b, const struct coll_opts *o)
 			}
 			if (me)
 				continue;
+			bad += r.bad_ranks;
 			if (out)
-				print_row(out, &r);
+				print_row(out, &r, k != NULL);
 			rows = realloc(rows, (nrows + 1) * sizeof(*rows));
 			if (!rows)
 				return 1;
@@ -238,11 +427,13 @@ static int coll_rank(struct bench *b, const struct coll_opts *o)
 		}
 	}
 	err = me == 0 && b->json ?
-		write_json(b, rows, nrows, n, iters, o->max_size) : 0;
+		write_json(b, rows, nrows, n, iters, o->max_size, k != NULL) : 0;
 	free(rows);
 	if (out)
 		fclose(out);
-	return ubshmem_finalize() || err ? 1 : 0;
+	if (k)
+		coll_ref_team_free(&check.world);
+	return ubshmem_finalize() || err || check.failed || bad ? 1 : 0;
 }
 
 /*

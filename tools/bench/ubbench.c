@@ -208,11 +208,21 @@ static void usage(FILE *f)
 		"                       G, 8 B..256 MiB (default: the largest power\n"
 		"                       of two, at most 256 MiB, of which 3 x ranks\n"
 		"                       fit in MemAvailable)\n"
+		"      --check          coll: fill every rank's sources with values\n"
+		"                       of its rank, the index, the size and the\n"
+		"                       round, and check every rank's output of the\n"
+		"                       warm-up op and of the last timed one against\n"
+		"                       the CPU's reference (bit for bit, summed in\n"
+		"                       the algorithm's order); a failure prints its\n"
+		"                       rank, collective, size, first bad element,\n"
+		"                       what it got and what it wanted, the row's\n"
+		"                       \"check\" column counts the bad ranks\n"
 		"  -h, --help           this help\n"
 		"\n"
 		"Exit status: 0 measured (and with model, every cell within the\n"
 		"tolerance and the ordered domain's spread 0; a queue cost or send\n"
-		"skipped is no failure); 1 a measurement (or its setup) failed, a\n"
+		"skipped is no failure); 1 a measurement (or its setup) failed,\n"
+		"coll --check found a wrong output, a\n"
 		"model cell is beyond the tolerance, or a completion of the ordered\n"
 		"domain differed between runs; 2 usage error.\n",
 		SCALE_OPS, SPREAD_RUNS, COLL_ITERS, ITERS_MAX, ITERS_DEFAULT,
@@ -737,6 +747,7 @@ int main(int argc, char **argv)
 		{ "placement", required_argument, NULL, 'p' },
 		{ "max-size", required_argument, NULL, 'm' },
 		{ "ordered", no_argument, NULL, 'O' },
+		{ "check", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -746,7 +757,7 @@ int main(int argc, char **argv)
 		.tolerance = TOLERANCE_DEFAULT,
 		.ep_sizes = EP_SIZES_ALL,
 	};
-	struct coll_opts coll = { COLL_RANKS, "spread", 0 };
+	struct coll_opts coll = { COLL_RANKS, "spread", 0, false };
 	unsigned long long n;
 	struct parts parts;
 	bool mem, queue;
@@ -814,6 +825,9 @@ int main(int argc, char **argv)
 			/* the ranks ubrun starts inherit it */
 			setenv("UBSHMEM_ORDERED", "1", 1);
 			break;
+		case 'C':
+			coll.check = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -833,6 +847,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		return coll_main(&b, &coll, argc, argv);
+	}
+	if (coll.check) {
+		fprintf(stderr, "ubbench: --check: only for coll\n");
+		return 2;
 	}
 	mem = parts.sub[PART_MEM];
 	queue = parts.sub[PART_QUEUE];

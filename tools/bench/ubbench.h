@@ -228,13 +228,15 @@ int uring_nops(struct uring *r, unsigned int ops, unsigned int batch);
  * coll.c: `ubbench coll`, libubshmem's collectives as nccl-tests measures
  * NCCL's: outside a job it re-executes ubbench under ubrun as @ranks
  * ranks placed by @placement; in a rank it measures (rank 0 reports).
- * @max_size 0: the launcher picks it from the memory available. Returns
- * the exit status.
+ * @max_size 0: the launcher picks it from the memory available. @check:
+ * every rank checks its outputs against the CPU's reference
+ * (tools/common/coll_ref.h). Returns the exit status.
  */
 struct coll_opts {
 	unsigned int ranks;
 	const char *placement;
 	size_t max_size;
+	bool check;
 };
 
 #define COLL_RANKS	16
