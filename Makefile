@@ -216,21 +216,31 @@ demo: lib tools $(DEMO_PROGS) ubbench
 # and the fabric model against the published table (tools/bench/,
 # Documentation/benchmarks.rst); BENCH_ARGS go to ubbench. Without them,
 # a second boot loads the module with profile=cm384 for ubbench queue
-# scale (a queue on each of its 768 NPU dies); bench-scale is that alone.
+# scale (a queue on each of its 768 NPU dies), a third runs libubshmem's
+# collectives (8 ranks to 64 KiB, outputs checked) and a fourth its MoE
+# dispatch and combine at EP 8 (2 GiB: the payload moves), each as ranks
+# of ubrun (built by tools, beside ubbench in the VM); bench-scale is the
+# second alone.
 BENCH_KVER ?= 6.12
 BENCH_SCALE_PARAMS := profile=cm384
+BENCH_COLL_ARGS := -r 8 -m 64K coll --check
+BENCH_EP_ARGS := -s 8 ep
 
 ubbench: lib comm
 	$(call step,BUILD,ubbench)$(MAKE) $(QUIET_MAKE) -C tools/bench \
 		O=$(BUILD)/tools/bench
 
-bench-build: ubbench
+bench-build: ubbench tools
 	@$(MAKE) --no-print-directory modules KVER=$(BENCH_KVER)
 
 bench: bench-build
 	@tools/bench/run.sh -k $(BENCH_KVER) -- $(BENCH_ARGS)
 	$(if $(BENCH_ARGS),,@tools/bench/run.sh -k $(BENCH_KVER) \
 		-p $(BENCH_SCALE_PARAMS) -- queue scale)
+	$(if $(BENCH_ARGS),,@tools/bench/run.sh -k $(BENCH_KVER) -n coll \
+		-- $(BENCH_COLL_ARGS))
+	$(if $(BENCH_ARGS),,@tools/bench/run.sh -k $(BENCH_KVER) -m 2G -n ep \
+		-- $(BENCH_EP_ARGS))
 
 bench-scale: bench-build
 	@tools/bench/run.sh -k $(BENCH_KVER) -p $(BENCH_SCALE_PARAMS) \
@@ -341,7 +351,8 @@ help:
 	@echo '               charts in build/demo/ (tools/plot/ubplot)'
 	@echo '  bench        memory, queue and model benchmarks in a VM'
 	@echo '               (BENCH_KVER=6.12, BENCH_ARGS), then queue scale'
-	@echo '               in a second VM with profile=cm384'
+	@echo '               in a second VM with profile=cm384, then the'
+	@echo '               collectives (checked) and MoE EP 8 of libubshmem'
 	@echo '  bench-scale  queue scale alone, profile=cm384 (768 queues)'
 	@echo '  bench-compare  the same for the module of BASE=<commit> against'
 	@echo '               this tree'"'"'s, side by side in one VM (BENCH_ROUNDS=3)'

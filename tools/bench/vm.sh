@@ -7,11 +7,15 @@
 # the checkout) to be set.
 
 BENCH=$ROOT/build/tools/bench/ubbench
+# ubbench coll and ep start ubrun beside ubbench: in the VM, /x/ubrun
+# (linked with the libubfab the VM has in /usr/lib).
+UBRUN=$ROOT/build/tools/ubrun
 
 # bench_vm DIR [ubvm options] -- [guest.sh arguments]
 #
-# Boots tools/vm/ubvm -D (no allocator debugging) with ubbench and guest.sh
-# in /x/ and runs guest.sh with the given arguments. What the guest prints
+# Boots tools/vm/ubvm -D (no allocator debugging) with ubbench, ubrun
+# where it was built, and guest.sh in /x/ and runs guest.sh with the given
+# arguments. What the guest prints
 # goes to stdout as it comes, but for the JSON files guest.sh sends, which
 # become DIR/<name>.json. Returns ubvm's status.
 bench_vm() {
@@ -28,6 +32,7 @@ bench_vm() {
 		return 2
 	}
 	(($# == 0)) || printf -v args ' %q' "$@"
+	[[ ! -x $UBRUN ]] || vmopts+=(-x "$UBRUN")
 	"$ROOT/tools/vm/ubvm" -D "${vmopts[@]}" -x "$BENCH" \
 		-x "$ROOT/tools/bench/guest.sh" -- "sh /x/guest.sh$args" |
 		awk -v mark=--ubbench-json-- -v dir="$dir" \
