@@ -221,10 +221,10 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 measured (and with model, every cell within the\n"
 		"tolerance and the ordered domain's spread 0; a queue cost or send\n"
-		"skipped is no failure); 1 a measurement (or its setup) failed,\n"
-		"coll --check found a wrong output, a\n"
-		"model cell is beyond the tolerance, or a completion of the ordered\n"
-		"domain differed between runs; 2 usage error.\n",
+		"skipped is no failure); 1 a measurement (or its setup) failed, a\n"
+		"model cell is beyond the tolerance, a completion of the ordered\n"
+		"domain differed between runs, or coll --check found a wrong\n"
+		"output; 2 usage error.\n",
 		SCALE_OPS, SPREAD_RUNS, COLL_ITERS, ITERS_MAX, ITERS_DEFAULT,
 		SPREAD_RUNS, SPREAD_RUNS_MIN, TOLERANCE_MAX, TOLERANCE_DEFAULT,
 		COLL_RANKS_MAX, COLL_RANKS);
