@@ -392,14 +392,32 @@ static noinline void ubfab_model_gaps_compact(struct ubfab_link *l)
 }
 
 /*
- * Keep @from to @to as @l's latest gap, making room when it keeps all it
- * can. Context: @l's lock held.
+ * A busy stretch a UBFAB_MODEL_GAP_MERGE-th of each gap beside it, or
+ * less, between the latest gap and a new one joins them at once.
+ */
+#define UBFAB_MODEL_GAP_MERGE	16
+
+/*
+ * Keep @from to @to as @l's latest gap: merged with the latest it keeps
+ * when the busy time between the two is short beside each (a stream of
+ * small transfers far apart keeps one gap, not one each, and costs no
+ * merging), else as a new one, making room when it keeps all it can.
+ * Context: @l's lock held.
  */
 static __always_inline void ubfab_model_gap_add(struct ubfab_link *l,
 						u64 from, u64 to)
 {
 	struct ubfab_link_gap *g;
 
+	if (l->nr_gaps) {
+		g = &l->gaps[l->nr_gaps - 1];
+		if (from - g->to_ps <= min(to - from, g->idle_ps) /
+				       UBFAB_MODEL_GAP_MERGE) {
+			g->idle_ps += to - from;
+			g->to_ps = to;
+			return;
+		}
+	}
 	if (unlikely(l->nr_gaps == UBFAB_LINK_GAPS))
 		ubfab_model_gaps_compact(l);
 	g = &l->gaps[l->nr_gaps++];
