@@ -370,23 +370,42 @@ static void ubfab_model_gaps_join(struct ubfab_link *l, u64 limit)
 	l->nr_gaps = n;
 }
 
+/* The least span of two neighbours of @l's gaps; it keeps two at least. */
+static u64 ubfab_model_gaps_least(const struct ubfab_link *l)
+{
+	const struct ubfab_link_gap *g = l->gaps;
+	u64 least = U64_MAX;
+	unsigned int i;
+
+	for (i = 0; i + 1 < l->nr_gaps; i++)
+		least = min(least, g[i + 1].to_ps - g[i].from_ps);
+	return least;
+}
+
+/* @limit doubled, saturated. */
+static u64 ubfab_model_gaps_double(u64 limit)
+{
+	return limit > U64_MAX / 2 ? U64_MAX : 2 * limit;
+}
+
 /*
  * Make room in @l, which keeps all the gaps it can: merge neighbours
  * closest together (ubfab_model_gaps_join()), those of twice the least
  * span of any two at most, then of twice that, and so on, until it keeps
  * half as many, so that the next few gaps cost no merging and long idle
- * stretches stay gaps of their own. Context: @l's lock held.
+ * stretches stay gaps of their own. A limit below the least span left
+ * would merge nothing: it is doubled past that at once, without a pass
+ * over the gaps. Context: @l's lock held.
  */
 static noinline void ubfab_model_gaps_compact(struct ubfab_link *l)
 {
-	struct ubfab_link_gap *g = l->gaps;
-	u64 limit = U64_MAX;
-	unsigned int i;
+	u64 limit = ubfab_model_gaps_least(l), least;
 
-	for (i = 0; i + 1 < UBFAB_LINK_GAPS; i++)
-		limit = min(limit, g[i + 1].to_ps - g[i].from_ps);
 	do {
-		limit = limit > U64_MAX / 2 ? U64_MAX : 2 * limit;
+		limit = ubfab_model_gaps_double(limit);
+		least = ubfab_model_gaps_least(l);
+		while (limit < least)
+			limit = ubfab_model_gaps_double(limit);
 		ubfab_model_gaps_join(l, limit);
 	} while (l->nr_gaps > UBFAB_LINK_GAPS / 2);
 }
