@@ -414,7 +414,7 @@ static noinline void ubfab_model_gaps_compact(struct ubfab_link *l)
  * A busy stretch a UBFAB_MODEL_GAP_MERGE-th of each gap beside it, or
  * less, between the latest gap and a new one joins them at once.
  */
-#define UBFAB_MODEL_GAP_MERGE	16
+#define UBFAB_MODEL_GAP_MERGE	8
 
 /*
  * Keep @from to @to as @l's latest gap: merged with the latest it keeps
