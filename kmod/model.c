@@ -485,6 +485,23 @@ static void ubfab_model_gap_take(struct ubfab_link *l, unsigned int i, u64 s,
 	}
 }
 
+/* Whether gap @g is merged: of it only its idle time is known. */
+static __always_inline bool ubfab_model_gap_merged(const struct ubfab_link_gap *g)
+{
+	return g->idle_ps < g->to_ps - g->from_ps;
+}
+
+/*
+ * Whether merged gap @g has room for @dur from @s on, within it: its idle
+ * time, spread evenly over it, is @dur from @s on.
+ */
+static __always_inline bool ubfab_model_gap_room(const struct ubfab_link_gap *g,
+						 u64 s, u64 dur)
+{
+	return mul_u64_u64_div_u64(g->idle_ps, g->to_ps - s,
+				   g->to_ps - g->from_ps) >= dur;
+}
+
 /*
  * When a transfer that comes to link @l at @t and holds it for @dur gets
  * it: at @t when that is at or after the link's end, else at the first
@@ -495,7 +512,7 @@ static void ubfab_model_gap_take(struct ubfab_link *l, unsigned int i, u64 s,
  */
 static u64 ubfab_model_place(struct ubfab_link *l, u64 t, u64 dur, bool dry)
 {
-	u64 end = l->end_ps, s, len;
+	u64 end = l->end_ps, s;
 	struct ubfab_link_gap *g;
 	unsigned int i;
 
@@ -505,10 +522,8 @@ static u64 ubfab_model_place(struct ubfab_link *l, u64 t, u64 dur, bool dry)
 			s = max(t, g->from_ps);
 			if (s >= g->to_ps)
 				continue;
-			len = g->to_ps - g->from_ps;
-			if (g->idle_ps < len) {
-				if (mul_u64_u64_div_u64(g->idle_ps, g->to_ps - s,
-							len) < dur)
+			if (ubfab_model_gap_merged(g)) {
+				if (!ubfab_model_gap_room(g, s, dur))
 					continue;
 				if (!dry)
 					g->idle_ps -= dur;
@@ -582,13 +597,17 @@ ubfab_model_take(struct ubfab_link *l, u64 t, u64 dur, u32 bytes, bool dry,
 }
 
 /*
- * Reserve @dur of link @l from @t when @t is after its end: what
- * ubfab_model_reserve() does then (no wait, the gap before kept), without
- * its other cases. Return: false, reserving nothing, when it is not.
+ * Reserve @dur of link @l from @t when @t is after its end, or in its
+ * latest gap, merged, with room for it: what ubfab_model_reserve() does
+ * then (no wait; the gap before kept, or @dur taken out of the gap's
+ * idle time), without its other cases (a queue that lags behind others'
+ * reservations of a link usually finds the latest gap so). Return: false,
+ * reserving nothing, when neither holds.
  */
 static __always_inline bool ubfab_model_free(struct ubfab_link *l, u64 t,
 					     u64 dur)
 {
+	struct ubfab_link_gap *g;
 	bool free;
 
 	bit_spin_lock(0, &l->lock);
@@ -596,6 +615,14 @@ static __always_inline bool ubfab_model_free(struct ubfab_link *l, u64 t,
 	if (free) {
 		ubfab_model_gap_add(l, l->end_ps, t);
 		WRITE_ONCE(l->end_ps, t + dur);
+	} else if (l->nr_gaps) {
+		/* in the latest gap, merged, with room: as place() takes it */
+		g = &l->gaps[l->nr_gaps - 1];
+		free = t >= g->from_ps && t < g->to_ps &&
+		       ubfab_model_gap_merged(g) &&
+		       ubfab_model_gap_room(g, t, dur);
+		if (free)
+			g->idle_ps -= dur;
 	}
 	__bit_spin_unlock(0, &l->lock);
 	return free;
