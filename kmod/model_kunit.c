@@ -626,7 +626,7 @@ static void ubfab_kunit_gaps(struct kunit *test)
 	ex.peer = n[1];
 	one = ubfab_model_cost_ps(p, n[0], &ex, NULL);
 
-	/* n[1]'s port from n[0]'s far ahead; n[2]'s behind it passes it by */
+	/* n[1]'s port from n[0]'s far ahead; n[2]'s behind it goes in the gap */
 	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[0], n[1], &ex, far),
 			far + one);
 	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, n[2], n[1], &ex, 0),

@@ -261,8 +261,9 @@ struct ubfab_port {
  *	unchanged
  * @allocs: allocations of this entity's memory, sorted by offset
  * @pages: backing pages, indexed by page offset in the entity's memory
- * @stamps: the modeled arrival of the last modeled write to each flag
- *	word, indexed by word (offset / 8): model_sync.c
+ * @stamps: the stamps of each flag word (the modeled arrivals of its last
+ *	modeled writes and the values they left), indexed by word
+ *	(offset / 8): model_sync.c
  * @segments: exported segments, indexed by token id
  * @import_ids: numbers of the import windows of files of this entity
  * @queues: the queues of files of this entity, by number (struct

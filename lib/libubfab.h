@@ -1419,7 +1419,7 @@ int ubfab_queue_park(struct ubfab_queue *q);
  * @now_ns: out: the stamp, the queue's clock in nanoseconds; may be NULL
  *
  * UBFAB_IOCTL_QUEUE_STAMP: a WAIT_VALUE the word satisfies ends no
- * earlier than the last modeled write to it; a CPU store is not modeled
+ * earlier than the modeled write that satisfied it; a CPU store is not modeled
  * and counts as time 0 unless the word is stamped first. Call this, then
  * store. Since libubfab 1.4.
  *

@@ -1116,8 +1116,8 @@ struct ubfab_queue_clock {
  * @now_ns: out: the stamp, the queue's modeled clock, in nanoseconds
  *
  * A WAIT_VALUE that a word satisfies ends no earlier than the modeled
- * arrival of the last modeled write to that word (ATOMIC, WRITE_NOTIFY's
- * notify add); a store by the CPU through a mapping is not modeled and
+ * arrival of the modeled write that brought the word to what it waits
+ * for (ATOMIC, WRITE_NOTIFY's notify add); a store by the CPU through a mapping is not modeled and
  * counts as time 0. A program that raises a flag with a CPU store stamps
  * the word with this ioctl first, then stores: waits the store satisfies
  * then end no earlier than the stamping queue's clock
