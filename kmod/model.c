@@ -17,8 +17,8 @@
  * that the fast path's per-entry model work is a few compares and an
  * add. A wait ends no earlier than the modeled arrival of the write, or
  * the modeled time of the EVENT_RECORD, that satisfied it (model_sync.c).
- * Transfers over the planes contend for the links they cross and for
- * their initiator's DMA engines and vector-core paths
+ * Transfers contend for their initiator's DMA engines and vector-core
+ * paths, and those over the planes for the links they cross too
  * (ubfab_model_contend()): first come, first served in the host's order.
  * Documentation/model.rst has the equations.
  *
@@ -37,6 +37,16 @@
 
 /* Picoseconds a byte takes at 1 MB/s. */
 #define UBFAB_MODEL_PS_MBPS	1000000ULL
+
+/*
+ * The entity whose place @loc is (never a place of anything else): its
+ * links are the model's to write, whoever looks at the entity.
+ */
+static __always_inline struct ubfab_entity *
+ubfab_model_entity(const struct ubfab_loc *loc)
+{
+	return container_of((struct ubfab_loc *)loc, struct ubfab_entity, loc);
+}
 
 /**
  * ubfab_model_path() - how far a transfer from @self to @peer goes
@@ -131,94 +141,98 @@ static u64 ubfab_model_eng_ps(const struct ubfab_model_params *p,
 }
 
 /*
- * Whether @ex is a transfer over the switch planes (within a node or to
- * another, not the die-to-die link or a loopback), and then in @x what
- * contention needs of it: each plane's share of its bytes serialized at
- * the payload efficiency of its kind, slowed by the ports' fault knobs @f
- * (or none), their added latency on its way; and its bytes through the
- * initiator resource of its class that queue number @qid uses, which it
- * holds for that long or its class's issue cost there, whichever is more.
+ * Whether @ex is a transfer (it crossed to a peer), and then in @x what
+ * its cost and contention need of it: its way one way, over its die's own
+ * port (loopback), the die-to-die link or the switch hops to the peer
+ * (the ports' added latency @f too, over the planes); its bytes'
+ * serialization through the peer's memory (loopback), over the die-to-die
+ * link, or each plane's share of them over the planes, at the payload
+ * efficiency of its kind, slowed by the ports' fault knobs @f (or none);
+ * and its bytes through the initiator resource of its class that queue
+ * number @qid uses, which it holds for that long or its class's issue
+ * cost there, whichever is more.
  */
-static bool ubfab_model_plane_xfer(const struct ubfab_model_params *p,
-				   const struct ubfab_loc *self,
-				   const struct ubfab_exec *ex,
-				   const struct ubfab_model_faults *f,
-				   u32 qid, struct ubfab_model_xfer *x)
+static bool ubfab_model_xfer(const struct ubfab_model_params *p,
+			     const struct ubfab_loc *self,
+			     const struct ubfab_exec *ex,
+			     const struct ubfab_model_faults *f,
+			     u32 qid, struct ubfab_model_xfer *x)
 {
 	unsigned int class = ubfab_model_class(ex);
 	const struct ubfab_loc *peer = ex->peer;
 	bool read = ex->sqe.opcode == UBFAB_OP_READ;
-	enum ubfab_model_path path;
+	bool cpu;
 
-	if (!peer || !ex->plane_mask)
+	if (!peer)
 		return false;
-	path = ubfab_model_path(self, peer);
-	if (path != UBFAB_MODEL_SAME_NODE && path != UBFAB_MODEL_OTHER_NODE)
-		return false;
-	x->lat_ps = ubfab_model_lat_ps(p, self, peer) + (f ? f->delay_ps : 0);
+	cpu = peer->kind == UBFAB_ENTITY_CPU;
+	x->lat_ps = ubfab_model_lat_ps(p, self, peer);
+	switch (ubfab_model_path(self, peer)) {
+	case UBFAB_MODEL_SAME_DIE:
+		x->links = false;
+		x->dur_ps = ubfab_model_mem_ps(p, peer, ex->bytes);
+		break;
+	case UBFAB_MODEL_OTHER_DIE:
+		x->links = false;
+		x->dur_ps = ubfab_model_ser_ps(ex->bytes, p->die_mbps,
+					       p->efficiency[read][cpu],
+					       UBFAB_MODEL_PER_MILLE);
+		break;
+	default:
+		/* the data path notes a plane with the peer (model.h) */
+		if (!ex->plane_mask)
+			return false;
+		x->links = true;
+		x->lat_ps += f ? f->delay_ps : 0;
+		x->dur_ps = ubfab_model_ser_ps(ex->bytes,
+					       p->link_mbps *
+					       hweight32(ex->plane_mask),
+					       p->efficiency[read][cpu],
+					       f ? f->bw_permille :
+						   UBFAB_MODEL_PER_MILLE);
+		break;
+	}
 	x->off_ps = ubfab_model_off_ps(p, ex);
 	/* a READ's data leaves once its request is there and served */
 	if (read)
-		x->off_ps += x->lat_ps + p->target_ps[1][peer->kind ==
-							UBFAB_ENTITY_CPU];
-	x->dur_ps = ubfab_model_ser_ps(ex->bytes,
-				       p->link_mbps *
-				       hweight32(ex->plane_mask),
-				       p->efficiency[read][peer->kind ==
-							   UBFAB_ENTITY_CPU],
-				       f ? f->bw_permille :
-					   UBFAB_MODEL_PER_MILLE);
+		x->off_ps += x->lat_ps + p->target_ps[1][cpu];
 	x->eng_ps = ubfab_model_eng_ps(p, ex);
 	x->hold_ps = max(x->eng_ps, p->gap_ps[class]);
 	x->engine = class * UBFAB_MODEL_MAX_ENGINES +
 		    qid % (u32)p->engines[class];
+	x->users = NULL;
 	return true;
 }
 
 /*
- * A transfer's time from its start-up to its completion: a round trip
- * (the request there, the acknowledgment or the response back) over the
- * die's own port (loopback), the die-to-die link, or the switch hops to
- * the peer; the target's part; and its bytes' serialization through the
- * peer's memory (loopback), over the die-to-die link, or over the planes
- * it used (ubfab_model_plane_xfer()), where a link error costs
- * @p->retry_ps and one chunk sent again; or through the initiator's
- * resource of its class (one DMA engine, one vector-core path), when
- * that is slower.
+ * A transfer's time from its start-up to its completion
+ * (ubfab_model_xfer()): a round trip (the request there, the
+ * acknowledgment or the response back); the target's part; and its
+ * bytes' serialization, where over the planes a link error costs
+ * @p->retry_ps and one chunk sent again; or their time through the
+ * initiator's resource of its class (one DMA engine, one vector-core
+ * path), when that is slower.
  */
 static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
 			       const struct ubfab_loc *self,
 			       const struct ubfab_exec *ex,
 			       const struct ubfab_model_faults *f)
 {
-	const struct ubfab_loc *peer = ex->peer;
 	bool read = ex->sqe.opcode == UBFAB_OP_READ;
-	bool cpu = peer->kind == UBFAB_ENTITY_CPU;
-	u64 target = p->target_ps[read][cpu], retry = 0;
-	u64 eng = ubfab_model_eng_ps(p, ex);
+	bool cpu = ex->peer->kind == UBFAB_ENTITY_CPU;
 	struct ubfab_model_xfer x;
+	u64 retry = 0;
 
-	switch (ubfab_model_path(self, peer)) {
-	case UBFAB_MODEL_SAME_DIE:
-		return 2 * p->loopback_ps + target +
-		       max(ubfab_model_mem_ps(p, peer, ex->bytes), eng);
-	case UBFAB_MODEL_OTHER_DIE:
-		return 2 * p->die_ps + target +
-		       max(ubfab_model_ser_ps(ex->bytes, p->die_mbps,
-					      p->efficiency[read][cpu],
-					      UBFAB_MODEL_PER_MILLE), eng);
-	default:
-		break;
-	}
-	ubfab_model_plane_xfer(p, self, ex, f, 0, &x);
-	if (f && f->retry)
+	ubfab_model_xfer(p, self, ex, f, 0, &x);
+	if (x.links && f && f->retry)
 		retry = p->retry_ps +
 			ubfab_model_ser_ps(min_t(u64, ex->bytes,
 						 UBFAB_PLANE_CHUNK),
 					   p->link_mbps,
 					   p->efficiency[read][cpu],
 					   f->bw_permille);
-	return 2 * x.lat_ps + target + retry + max(x.dur_ps, x.eng_ps);
+	return 2 * x.lat_ps + p->target_ps[read][cpu] + retry +
+	       max(x.dur_ps, x.eng_ps);
 }
 
 /* @ns in picoseconds, saturated. */
@@ -690,6 +704,73 @@ void ubfab_model_links_reset(struct ubfab_fabric *fabric)
 	}
 }
 
+/**
+ * ubfab_model_queue_users() - count a queue in or out of the users of the
+ *	initiator resources its transfers take
+ * @entity: its entity
+ * @qid: its number there
+ * @delta: 1 when it is made, -1 when it goes
+ *
+ * For every number of resources a class can have, the one its number
+ * picks (struct ubfab_entity's @engine_users); then prices remembered
+ * are stale (ubfab_model_touch()), so that a queue that held nothing
+ * alone looks again. Context: process; takes the entity's queues' lock,
+ * then the model's.
+ */
+void ubfab_model_queue_users(struct ubfab_entity *entity, u32 qid,
+			     int delta)
+{
+	u16 *users;
+	u32 m;
+
+	xa_lock(&entity->queues);
+	for (m = 1; m <= UBFAB_MODEL_MAX_ENGINES; m++) {
+		users = &entity->engine_users[m - 1][qid % m];
+		WRITE_ONCE(*users, *users + delta);
+	}
+	xa_unlock(&entity->queues);
+	/* what a queue priced alone may hold now */
+	ubfab_model_touch();
+}
+
+/*
+ * The count of @x's initiator resource's users for ubfab_model_alone(),
+ * @x a transfer of @ex from @self (an entity's place) on queue number
+ * @qid that costs @cost_ps on its own: NULL when its hold there is
+ * longer than its cost less its offset (a parameter set so), as the
+ * next transfer of its queue could then wait for it; otherwise, the
+ * queue's next transfer gets there after it is let go.
+ */
+static const u16 *ubfab_model_users(const struct ubfab_model_params *p,
+				    const struct ubfab_loc *self,
+				    const struct ubfab_exec *ex, u32 qid,
+				    const struct ubfab_model_xfer *x,
+				    u64 cost_ps)
+{
+	const struct ubfab_entity *e = ubfab_model_entity(self);
+	u32 m = p->engines[ubfab_model_class(ex)];
+
+	if (x->hold_ps > cost_ps - x->off_ps)
+		return NULL;
+	return &e->engine_users[m - 1][qid % m];
+}
+
+/*
+ * Whether a transfer of @x, its data due to leave at @t0, need not hold
+ * its initiator resource @engine: its queue is the only one that uses it
+ * (@x->users) and every hold kept there ended by @t0, so nothing would
+ * wait for it but the queue's own transfers, which never do. Its use is
+ * then not kept: a queue that comes to share the resource later finds
+ * it idle before. Read without the resource's lock.
+ */
+static __always_inline bool
+ubfab_model_alone(const struct ubfab_model_xfer *x,
+		  const struct ubfab_link *engine, u64 t0)
+{
+	return x->users && READ_ONCE(*x->users) == 1 &&
+	       t0 >= READ_ONCE(engine->end_ps);
+}
+
 /*
  * The L2 switch of plane @pl that transfers from @src to another node's
  * @dst go through: a fixed hash of the two and the plane, spread over
@@ -800,8 +881,9 @@ static u64 ubfab_model_walk(const struct ubfab_entity *ini,
  * How much later than on idle links and an idle engine the last byte of
  * @ex arrives, its data due to leave at @before plus its offset
  * @x->off_ps: the initiator's resource of its class it uses (a DMA engine
- * or a vector-core path) and each link it crosses reserved for it, or
- * with @dry only looked at; those of @w, when @ex is alike the transfer
+ * or a vector-core path) and each link it crosses over the planes (none
+ * over the die-to-die link or a loopback) reserved for it, or with @dry
+ * only looked at; those of @w, when @ex is alike the transfer
  * that @w was found for. Its data leaves when it gets that resource, and
  * goes from the initiator at @self to the peer (from the peer for READ),
  * at the pace of the links or of the resource, the slower.
@@ -813,15 +895,14 @@ static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 					     const struct ubfab_model_way *w,
 					     bool dry)
 {
-	/* the links are the model's to write, whoever looks at the entity */
-	struct ubfab_entity *a = container_of((struct ubfab_loc *)self,
-					      struct ubfab_entity, loc);
-	struct ubfab_entity *b = container_of((struct ubfab_loc *)ex->peer,
-					      struct ubfab_entity, loc);
+	struct ubfab_entity *a = ubfab_model_entity(self);
+	struct ubfab_entity *b = ubfab_model_entity(ex->peer);
 	u64 t0 = ubfab_model_sum(before, x->off_ps), arrive, idle, s;
 	const struct ubfab_entity *ini = a;
 	const struct ubfab_model_hop *h;
+	struct ubfab_link *engine;
 	unsigned int i = 0;
+	bool alone;
 
 	/*
 	 * The way of a transfer alike: while the engine and each link are
@@ -829,8 +910,10 @@ static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 	 * left them, each is held from then (what ubfab_model_take() does
 	 * then, in fewer steps); from the first that is not, as below.
 	 */
+	engine = w ? w->engine : &a->engines[x->engine];
+	alone = ubfab_model_alone(x, engine, t0);
 	if (w && !dry && t0 < w->free_below && !trace_ubfab_link_enabled() &&
-	    ubfab_model_free(w->engine, t0, x->hold_ps)) {
+	    (alone || ubfab_model_free(engine, t0, x->hold_ps))) {
 		for (; i < w->nr_hops; i++) {
 			h = &w->hops[i];
 			if (!ubfab_model_free(h->link, t0 + h->at_ps,
@@ -843,13 +926,16 @@ static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 		s = t0;
 	} else {
 		/* the engine's use is not counted */
-		s = ubfab_model_reserve(w ? w->engine :
-					    &a->engines[x->engine],
-					t0, x->hold_ps, dry);
+		s = alone ? t0 : ubfab_model_reserve(engine, t0, x->hold_ps,
+						     dry);
 	}
 	idle = ubfab_model_sum(t0, ubfab_model_sum(x->lat_ps,
 						   max(x->dur_ps, x->eng_ps)));
-	if (w) {
+	if (!x->links) {
+		/* over the die-to-die link or a loopback, no link held */
+		arrive = ubfab_model_sum(s, ubfab_model_sum(x->lat_ps,
+							    x->dur_ps));
+	} else if (w) {
 		arrive = ubfab_model_cross(ini, ex, w->hops + i,
 					   w->nr_hops - i, w->plane, s,
 					   x->dur_ps, ex->bytes, dry);
@@ -864,13 +950,13 @@ static __always_inline u64 ubfab_model_delay(const struct ubfab_loc *self,
 }
 
 /**
- * ubfab_model_contend() - what a transfer over the planes waits for the
- *	links and the initiator's resources other transfers hold
+ * ubfab_model_contend() - what a transfer waits for the links and the
+ *	initiator's resources other transfers hold
  * @c: its queue's clock, already moved on by its cost alone
  * @self: where the queue's entity sits: an entity's place
  * @ex: the transfer; @ex->peer an entity's place
  * @before: the clock before the transfer
- * @x: how it crosses the planes (ubfab_model_plane_xfer())
+ * @x: how it goes (ubfab_model_xfer())
  *
  * The DMA engine or vector-core path it uses and each link it crosses are
  * reserved for it, and the clock moves on by how much later than on idle
@@ -888,38 +974,61 @@ void ubfab_model_contend(struct ubfab_model_clock *c,
 }
 
 /*
- * Whether a run of transfers, the first of which takes link @l at @t,
- * can hold it at once (ubfab_model_hold()): @t is after its end, so that,
+ * Whether a run of transfers, the first of which takes link @l at @t and
+ * the last of which lets it go at @to, holding it for @need in all, can
+ * hold it at once (ubfab_model_hold()): @t is after its end, so that,
  * each ending its hold before the next gets there (struct
- * ubfab_model_way's @runs), none would wait one by one. Read without the
- * link's lock: ubfab_model_hold() takes what it finds.
+ * ubfab_model_way's @runs), none would wait one by one; or the run lies
+ * in its latest gap, merged, which has room for @need from @t on (where
+ * a queue that lags behind others' reservations of the link usually
+ * finds it), so that each of them would take its hold out of that gap's
+ * idle time. The end is read without the link's lock, and
+ * ubfab_model_hold() takes what it finds.
  */
-static __always_inline bool ubfab_model_run_free(const struct ubfab_link *l,
-						 u64 t)
+static __always_inline bool ubfab_model_run_free(struct ubfab_link *l,
+						 u64 t, u64 to, u64 need)
 {
-	return t > READ_ONCE(l->end_ps);
+	const struct ubfab_link_gap *g;
+	bool free;
+
+	if (t > READ_ONCE(l->end_ps))
+		return true;
+	bit_spin_lock(0, &l->lock);
+	g = &l->gaps[l->nr_gaps ? l->nr_gaps - 1 : 0];
+	free = l->nr_gaps && t >= g->from_ps && to <= g->to_ps &&
+	       ubfab_model_gap_merged(g) && ubfab_model_gap_room(g, t, need);
+	__bit_spin_unlock(0, &l->lock);
+	return free;
 }
 
 /*
  * Reserve link @l for @dur from each of @n times, @first and each @step
- * after the last, which ubfab_model_run_free() found it free for, with
- * the gaps before each as one by one. Another CPU's transfer may have
- * taken it since, at a time the run needs: both then hold it.
+ * after the last, which ubfab_model_run_free() found it free for: after
+ * its end, with the gaps before each as one by one, or out of its latest
+ * gap's idle time. Another CPU's transfer may have taken it since, at a
+ * time the run needs: both then hold it.
  */
 static void ubfab_model_hold(struct ubfab_link *l, u64 first, u64 step,
 			     unsigned int n, u64 dur)
 {
+	struct ubfab_link_gap *g;
 	unsigned int j;
 	u64 end, t;
 
 	bit_spin_lock(0, &l->lock);
 	end = l->end_ps;
+	if (first <= end && l->nr_gaps) {
+		g = &l->gaps[l->nr_gaps - 1];
+		g->idle_ps -= min(g->idle_ps, n * dur);
+		goto unlock;
+	}
 	for (j = 0, t = first; j < n; j++, t += step) {
 		if (t > end)
 			ubfab_model_gap_add(l, end, t);
 		end = max(end, t + dur);
 	}
 	WRITE_ONCE(l->end_ps, end);
+unlock:
 	__bit_spin_unlock(0, &l->lock);
 }
 
@@ -930,18 +1039,16 @@ ubfab_model_way_find(struct ubfab_model_clock *c, const struct ubfab_loc *self,
 {
 	const struct ubfab_model_xfer *x = &c->last_x;
 	struct ubfab_model_way *w = &c->ways[plane];
-	/* the links are the model's to write, whoever looks at the entity */
-	struct ubfab_entity *a = container_of((struct ubfab_loc *)self,
-					      struct ubfab_entity, loc);
-	struct ubfab_entity *b = container_of((struct ubfab_loc *)ex->peer,
-					      struct ubfab_entity, loc);
+	struct ubfab_entity *a = ubfab_model_entity(self);
+	struct ubfab_entity *b = ubfab_model_entity(ex->peer);
 
 	c->ways_found |= BIT(plane);
 	w->engine = &a->engines[x->engine];
 	if (ex->sqe.opcode == UBFAB_OP_READ)
 		swap(a, b);
 	w->plane = plane;
-	w->nr_hops = ubfab_model_hops(a, b, plane, x->lat_ps, w->hops);
+	w->nr_hops = x->links ? ubfab_model_hops(a, b, plane, x->lat_ps,
+						 w->hops) : 0;
 	w->runs = c->last_ps > max(x->hold_ps, x->dur_ps);
 	w->free_below = U64_MAX - ubfab_model_sum(x->lat_ps,
 						  max(x->hold_ps, x->dur_ps));
@@ -949,8 +1056,8 @@ ubfab_model_way_find(struct ubfab_model_clock *c, const struct ubfab_loc *self,
 }
 
 /*
- * What @ex, a transfer over the switch planes alike the last one @c
- * remembers, holds on @plane, the one it took: @c's way there, found
+ * What @ex, a transfer alike the last one @c remembers, holds for
+ * @plane, the one its chunk took: @c's way there, found
  * when the first such transfer takes it.
  */
 static __always_inline struct ubfab_model_way *
@@ -993,6 +1100,7 @@ static bool ubfab_model_run(struct ubfab_model_clock *c,
 	const struct ubfab_model_way *w = NULL;
 	const struct ubfab_model_hop *h;
 	unsigned long planes = 0;
+	bool alone;
 
 	if (check_add_overflow(before, x->off_ps, &t0) ||
 	    check_mul_overflow((u64)k - 1, c->last_ps, &span) ||
@@ -1017,16 +1125,24 @@ static bool ubfab_model_run(struct ubfab_model_clock *c,
 	}
 	for_each_set_bit(plane, &planes, UBFAB_MAX_PLANES) {
 		w = ubfab_model_way(c, self, ex, plane);
-		for (i = 0; i < w->nr_hops; i++)
-			if (!ubfab_model_run_free(w->hops[i].link,
-						  first[plane] +
-						  w->hops[i].at_ps))
+		for (i = 0; i < w->nr_hops; i++) {
+			h = &w->hops[i];
+			if (!ubfab_model_run_free(h->link,
+						  first[plane] + h->at_ps,
+						  last[plane] + h->at_ps +
+						  x->dur_ps,
+						  n[plane] * x->dur_ps))
 				return false;
+		}
 	}
-	if (!ubfab_model_run_free(w->engine, t0))
+	alone = ubfab_model_alone(x, w->engine, t0);
+	if (!alone && !ubfab_model_run_free(w->engine, t0,
+					    t - c->last_ps + x->hold_ps,
+					    k * x->hold_ps))
 		return false;
 	/* the engine's use is not counted */
-	ubfab_model_hold(w->engine, t0, c->last_ps, k, x->hold_ps);
+	if (!alone)
+		ubfab_model_hold(w->engine, t0, c->last_ps, k, x->hold_ps);
 	for_each_set_bit(plane, &planes, UBFAB_MAX_PLANES) {
 		w = &c->ways[plane];
 		for (i = 0; i < w->nr_hops; i++) {
@@ -1064,6 +1180,7 @@ void ubfab_model_contend_alike(struct ubfab_model_clock *c,
 			       unsigned int ahead)
 {
 	const struct ubfab_exec *e = ex + 1, *end = e + ahead;
+	const struct ubfab_model_xfer *x = &c->last_x;
 	struct ubfab_model_way *w = ubfab_model_way(c, self, ex,
 						    __ffs(ex->plane_mask));
 	unsigned int k;
@@ -1083,8 +1200,8 @@ void ubfab_model_contend_alike(struct ubfab_model_clock *c,
 		}
 		c->run_lone = k - 1;
 	}
-	ubfab_model_advance(c, ubfab_model_delay(self, ex, before, &c->last_x,
-						 w, false));
+	ubfab_model_advance(c, ubfab_model_delay(self, ex, before, x, w,
+						 false));
 }
 
 /**
@@ -1107,7 +1224,7 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 	const struct ubfab_model_faults *fp;
 	struct ubfab_model_faults f;
 	struct ubfab_model_xfer x;
-	bool planes;
+	bool contends;
 
 	/* the table and the knobs are as new as @gen says */
 	smp_rmb();
@@ -1115,8 +1232,19 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 	rcu_read_lock();
 	p = ubfab_model_params();
 	cost = ubfab_model_cost_ps(p, self, ex, fp);
-	planes = ubfab_model_plane_xfer(p, self, ex, fp, c->qid, &x);
+	contends = ubfab_model_xfer(p, self, ex, fp, c->qid, &x);
+	if (contends)
+		x.users = ubfab_model_users(p, self, ex, c->qid, &x, cost);
 	rcu_read_unlock();
+	/*
+	 * No link, and its engine its queue's alone: it holds nothing, nor
+	 * will those alike after it while ubfab_model_gen stays (a queue
+	 * that comes or goes bumps it) and their data leaves later
+	 */
+	if (contends && !x.links &&
+	    ubfab_model_alone(&x, &ubfab_model_entity(self)->engines[x.engine],
+			      ubfab_model_sum(before, x.off_ps)))
+		contends = false;
 	/*
 	 * One chunk over one plane; and no fault knobs, which differ from
 	 * port to port and roll link errors entry by entry
@@ -1128,12 +1256,12 @@ void ubfab_model_charge_new(struct ubfab_model_clock *c,
 		c->last_gen = gen;
 		c->last_bytes = ex->bytes;
 		c->last_kind = ubfab_model_kind(&ex->sqe);
-		c->last_planes = planes;
+		c->last_contends = contends;
 		c->last_x = x;
 		c->ways_found = 0;
 	}
 	ubfab_model_advance(c, cost);
-	if (planes)
+	if (contends)
 		ubfab_model_contend(c, self, ex, before, &x);
 	/* a wait ends no earlier than what satisfied it */
 	c->now_ps = max(c->now_ps, ex->after_ps);
@@ -1160,8 +1288,10 @@ static u64 ubfab_model_price(const struct ubfab_model_clock *c,
 	p = ubfab_model_params();
 	end = ubfab_model_cost_ps(p, self, ex, fp);
 	*back = ex->peer ? ubfab_model_lat_ps(p, self, ex->peer) : 0;
-	contend = contend && ubfab_model_plane_xfer(p, self, ex, fp, c->qid,
+	contend = contend && ubfab_model_xfer(p, self, ex, fp, c->qid,
 						    &x);
+	if (contend)
+		x.users = ubfab_model_users(p, self, ex, c->qid, &x, end);
 	rcu_read_unlock();
 	if (fp)
 		*back += fp->delay_ps;
@@ -1197,8 +1327,8 @@ u64 ubfab_model_end_ps(const struct ubfab_model_clock *c,
  * @ex: the transfer, its last chunk noted (ubfab_model_note())
  *
  * Its end, were it charged now, less the way back of the acknowledgment
- * or the response; over the planes, after what it would wait for the
- * links as other transfers hold them now (their reservation is made
+ * or the response; after what it would wait for its initiator's
+ * resource and the links as other transfers hold them now (their reservation is made
  * when it is charged). Context: the queue's run_lock held.
  * Return: picoseconds, saturated.
  */

@@ -132,7 +132,10 @@ struct ubfab_model_param {
 
 extern const struct ubfab_model_param ubfab_model_param_table[];
 extern const unsigned int ubfab_model_nr_params;
-/* Bumped after every change of the parameters in force or a port's knobs. */
+/*
+ * Bumped after every change of the parameters in force or a port's knobs,
+ * and when a queue comes or goes.
+ */
 extern u64 ubfab_model_gen;
 void ubfab_model_touch(void);
 /* Module parameter "model": off, no entry is charged (model_param.c). */
@@ -176,20 +179,29 @@ struct ubfab_model_faults {
 };
 
 /**
- * struct ubfab_model_xfer - a transfer over the planes, as contention
- *	sees it (model.c)
+ * struct ubfab_model_xfer - a transfer, as its cost and contention see
+ *	it (model.c)
  * @off_ps: from the queue's clock to its data leaving its sender: the
  *	issue overhead and its class's start-up, and for READ the request's
  *	way to the peer and the target's part
- * @lat_ps: the way between the two, one way (the ports' added latency
- *	too)
- * @dur_ps: how long each plane's share of its bytes holds each link
+ * @lat_ps: the way between the two, one way (over the planes, the ports'
+ *	added latency too)
+ * @dur_ps: how long its bytes take through the peer's memory (loopback)
+ *	or over the die-to-die link; over the planes, how long each plane's
+ *	share of them holds each link
  * @eng_ps: how long its bytes take through its initiator resource (a DMA
  *	engine or a vector-core path) at that one's bandwidth
  * @hold_ps: how long it holds that resource: @eng_ps, at least its class's
  *	issue cost there
  * @engine: which of the initiator's resources it holds, an index into
  *	struct ubfab_entity's @engines
+ * @links: it crosses the switch planes, whose links it holds too (not
+ *	the die-to-die link or a loopback, which hold only the initiator's
+ *	resource)
+ * @users: how many queues of the initiator share that resource (struct
+ *	ubfab_entity's @engine_users), or NULL when that does not matter:
+ *	its queue's own transfers could wait for each other there
+ *	(ubfab_model_users())
  */
 struct ubfab_model_xfer {
 	u64 off_ps;
@@ -197,7 +209,9 @@ struct ubfab_model_xfer {
 	u64 dur_ps;
 	u64 eng_ps;
 	u64 hold_ps;
+	const u16 *users;
 	u32 engine;
+	bool links;
 };
 
 /* The links of one plane a transfer can cross: port out, L1 up, L2 down, port in. */
@@ -222,12 +236,12 @@ struct ubfab_model_hop {
 };
 
 /**
- * struct ubfab_model_way - what a one-plane transfer holds on its plane,
- *	found once for the transfers alike that take that plane (struct
- *	ubfab_model_clock)
+ * struct ubfab_model_way - what a one-chunk transfer holds for the plane
+ *	its chunk took, found once for the transfers alike that take that
+ *	plane (struct ubfab_model_clock)
  * @engine: its initiator's resource (DMA engine or vector-core path)
  * @hops: the links it crosses, in order
- * @nr_hops: how many
+ * @nr_hops: how many: none over the die-to-die link or a loopback
  * @plane: the plane
  * @runs: a run of these transfers back to back on one queue can be
  *	reserved at once (ubfab_model_run()): each ends its hold on the
@@ -268,13 +282,15 @@ long ubfab_model_clock(struct ubfab_queue *q, void __user *uarg);
  * @last_bytes: the bytes it moved, one chunk at most; U32_MAX while
  *	there is no such transfer (ubfab_model_clock_init())
  * @last_kind: its opcode and class (ubfab_model_kind())
- * @last_x: how it crosses the planes, when @last_planes
- * @ways: what a transfer alike it holds on each plane, when @last_planes:
+ * @last_x: how it goes, when @last_contends
+ * @ways: what a transfer alike it holds for each plane, when
+ *	@last_contends:
  *	a transfer takes the plane its chunk took (@ex->plane_mask; the fast
  *	path moves the queue's plane cursor by one each entry), and each
  *	plane's way is found when one first takes it
  * @ways_found: bit p: @ways[p] is found for the last transfer
- * @last_planes: it crossed the switch planes (not the die-to-die link)
+ * @last_contends: it holds an initiator resource (and, over the switch
+ *	planes, links): ubfab_model_xfer(), ubfab_model_charge_new()
  * @run_left: entries of the burst being charged, alike the last, whose
  *	links were reserved with the first of their run (ubfab_model_run())
  * @run_lone: entries of the burst being charged, alike the last, that
@@ -293,7 +309,7 @@ struct ubfab_model_clock {
 	u64 last_gen;
 	u32 last_bytes;
 	u16 last_kind;
-	bool last_planes;
+	bool last_contends;
 	u8 run_left;
 	u8 run_lone;
 	u16 ways_found;
@@ -382,6 +398,8 @@ struct ubfab_order_member {
 struct ubfab_fabric;
 struct ubfab_link;
 void ubfab_model_links_reset(struct ubfab_fabric *fabric);
+void ubfab_model_queue_users(struct ubfab_entity *entity, u32 qid,
+			     int delta);
 u64 ubfab_model_link_idle_ps(const struct ubfab_link *l, u64 busy_ps);
 
 /**
@@ -552,7 +570,7 @@ static __always_inline void __ubfab_model_charge(struct ubfab_model_clock *c,
 		u64 before = c->now_ps;
 
 		ubfab_model_advance(c, c->last_ps);
-		if (c->last_planes)
+		if (c->last_contends)
 			ubfab_model_contend_alike(c, self, ex, before, ahead);
 	} else {
 		ubfab_model_charge_new(c, self, ex);

@@ -402,6 +402,7 @@ static struct ubfab_loc *ubfab_kunit_entity(struct kunit *test,
 	e->eid = eid;
 	e->loc = loc;
 	e->nr_ports = 7;
+	xa_init(&e->queues);
 	return &e->loc;
 }
 
@@ -880,6 +881,82 @@ static void ubfab_kunit_between(struct kunit *test,
 }
 
 /*
+ * Transfers over the die-to-die link and loopbacks hold their DMA engine
+ * too: two queues sharing one wait for each other there, a queue alone
+ * on its engine keeps nothing there and waits for nothing, until a
+ * second queue comes to share it.
+ */
+static void ubfab_kunit_die_engines(struct kunit *test)
+{
+	struct ubfab_fabric *fab = ubfab_kunit_fabric(test);
+	struct ubfab_exec ex = {
+		.sqe.opcode = UBFAB_OP_WRITE, .plane_mask = 0x7f,
+		.bytes = SZ_16M,
+	};
+	/* 16 MiB through one engine: 2^24 x 10^6 / 56000 ps, ceil */
+	u64 eng = 299593143, one, self;
+	struct ubfab_entity *e[3];
+	struct ubfab_loc *n[3];
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, p->engines[UBFAB_MODEL_DMA], 4);
+	for (i = 0; i < 3; i++) {
+		n[i] = ubfab_kunit_entity(test, fab, i,
+					  ubfab_kunit_npu(0, i / 2, i % 2));
+		e[i] = container_of(n[i], struct ubfab_entity, loc);
+	}
+	/* queues 0 and 4 of n0 share its first engine */
+	ubfab_model_queue_users(e[0], 0, 1);
+	ubfab_model_queue_users(e[0], 4, 1);
+	KUNIT_EXPECT_EQ(test, e[0]->engine_users[3][0], 2);
+	KUNIT_EXPECT_EQ(test, e[0]->engine_users[0][0], 2);
+
+	/* to the other die at the engine's 56 GB/s, not the link's 270 */
+	ex.peer = n[1];
+	one = ubfab_model_cost_ps(p, n[0], &ex, NULL);
+	KUNIT_EXPECT_EQ(test, one, p->issue_ps + p->dma_ps + 2 * p->die_ps +
+			p->target_ps[0][0] + eng);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge_q(test, n[0], n[1], &ex, 0, 0), one);
+	/* queue 4 at the same time: after queue 0's bytes through it */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge_q(test, n[0], n[1], &ex, 0, 4),
+			one + eng);
+	/* a loopback on the same engine then waits for both */
+	ex.peer = n[0];
+	self = ubfab_model_cost_ps(p, n[0], &ex, NULL);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge_q(test, n[0], n[0], &ex, 0, 0),
+			self + 2 * eng);
+	/* queue 1, not counted (no queue was made), holds an engine of its own */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge_q(test, n[0], n[0], &ex, 0, 1),
+			self);
+	KUNIT_EXPECT_NE(test, e[0]->engines[1].end_ps, 0);
+
+	/* n2's only queue: its engine keeps nothing, it waits for nothing */
+	ubfab_model_queue_users(e[2], 2, 1);
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_EQ(test,
+				ubfab_kunit_charge_q(test, n[2], n[2], &ex, 0,
+						     2),
+				self);
+	KUNIT_EXPECT_EQ(test, e[2]->engines[2].end_ps, 0);
+	/* a second queue on it: both hold it from then on */
+	ubfab_model_queue_users(e[2], 6, 1);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge_q(test, n[2], n[2], &ex, 0, 2), self);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge_q(test, n[2], n[2], &ex, 0, 6),
+			self + eng);
+	/* gone again: the one left waits for what they kept there */
+	ubfab_model_queue_users(e[2], 6, -1);
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_charge_q(test, n[2], n[2], &ex, 0, 2),
+			self + 2 * eng);
+}
+
+/*
  * A burst's runs of small transfers alike, their engine and links
  * reserved at once, and transfers alike one by one, taking them the
  * short way, end as each priced anew would and leave every engine and
@@ -913,10 +990,13 @@ static void ubfab_kunit_runs(struct kunit *test)
 	ubfab_kunit_run(test, n, 2, 0, &ex, 0, SZ_1G, true, 0, 0);
 	/*
 	 * n0's port into plane 1 is held at the same times by the run to n4
-	 * and later by the READ: the run would take its gaps, one by one
+	 * and later by the READ, the short busy stretches between the gaps
+	 * they left merged into one gap: the run lies in it, which has room
+	 * for all of it, and goes at once, taking its holds out of the gap's
+	 * idle time as one by one each would
 	 */
 	ex.sqe.opcode = UBFAB_OP_WRITE;
-	ubfab_kunit_run(test, n, 0, 3, &ex, 2, 0, false, 0, 0);
+	ubfab_kunit_run(test, n, 0, 3, &ex, 2, 0, true, 0, 0);
 	/*
 	 * 1 MiB into n1 over plane 0 holds its port from a time between the
 	 * second and the third of a run from n2: the run would wait
@@ -1005,6 +1085,7 @@ static struct kunit_case ubfab_model_cases[] = {
 	KUNIT_CASE(ubfab_kunit_contention),
 	KUNIT_CASE(ubfab_kunit_gaps),
 	KUNIT_CASE(ubfab_kunit_engines),
+	KUNIT_CASE(ubfab_kunit_die_engines),
 	KUNIT_CASE(ubfab_kunit_runs),
 	{}
 };

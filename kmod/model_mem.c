@@ -90,7 +90,9 @@ void ubfab_model_mem(struct ubfab_fabric *fabric, struct ubfab_model_mem *m)
 	m->stamps = atomic_long_read(&fabric->model_stamps);
 	m->stamp_bytes = nodes * sizeof(struct xa_node) +
 			 atomic_long_read(&fabric->model_stamp_bytes);
-	m->other_bytes = ubfab_model_params_bytes() + sizeof(fabric->order);
+	m->other_bytes = ubfab_model_params_bytes() + sizeof(fabric->order) +
+			 fabric->nr_entities *
+			 sizeof_field(struct ubfab_entity, engine_users);
 	m->total_bytes = m->links_bytes + m->queue_bytes + m->stamp_bytes +
 			 m->other_bytes;
 }

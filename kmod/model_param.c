@@ -208,9 +208,10 @@ atomic_t ubfab_model_faulty = ATOMIC_INIT(0);
 
 /**
  * ubfab_model_touch() - prices remembered are stale: a port's fault knobs
- *	changed
+ *	changed, or a queue came or went (what another holds may change)
  *
- * Context: after the knobs were written (netlink.c, under its state lock).
+ * Context: process, after the knobs were written (netlink.c, under its
+ * state lock) or the queue counted (ubfab_model_queue_users()).
  */
 void ubfab_model_touch(void)
 {

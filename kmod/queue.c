@@ -168,6 +168,7 @@ static int ubfab_queue_release(struct inode *inode, struct file *filp)
 	spin_unlock(&file->queues_lock);
 	/* netlink reads the queue under the array's lock: not any more */
 	xa_erase(&file->entity->queues, q->id);
+	ubfab_model_queue_users(file->entity, q->id, -1);
 	cancel_delayed_work_sync(&q->work);
 	if (q->flags & UBFAB_QUEUE_ORDERED)
 		ubfab_order_leave(q);
@@ -354,6 +355,7 @@ int ubfab_queue_create(struct ubfab_file *file,
 	/* what the program controls: the entity it opened, the queue's number */
 	ubfab_model_clock_init(&q->model, file->entity->eid << 16 ^ q->id,
 			       q->id);
+	ubfab_model_queue_users(file->entity, q->id, 1);
 
 	ret = get_unused_fd_flags(O_CLOEXEC);
 	if (ret < 0)
@@ -382,6 +384,7 @@ int ubfab_queue_create(struct ubfab_file *file,
 err_put_fd:
 	put_unused_fd(arg->fd);
 err_free_id:
+	ubfab_model_queue_users(file->entity, q->id, -1);
 	xa_erase(&file->entity->queues, q->id);
 err_free_ring:
 	ubfab_ring_free(q->ring_size, q->ring_pages, q->ring);

@@ -279,6 +279,10 @@ struct ubfab_port {
  * @engines: its DMA engines, then its vector-core paths, as the fabric
  *	model's contention sees them (model.c): UBFAB_MODEL_MAX_ENGINES of
  *	each class, of which the parameters in force use the first few
+ * @engine_users: [m - 1][r]: how many of its queues have a number that is
+ *	r modulo m, so share the engine (or path) of index r when its class
+ *	has m (ubfab_model_queue_users()); changed under @queues' lock,
+ *	read with READ_ONCE()
  * @nr_ports: ports in @ports, one per plane
  * @ports: the entity's UB ports
  */
@@ -302,6 +306,7 @@ struct ubfab_entity {
 	atomic64_t auth_failures;
 	unsigned long ports_up;
 	struct ubfab_link engines[UBFAB_MODEL_ENGINES];
+	u16 engine_users[UBFAB_MODEL_MAX_ENGINES][UBFAB_MODEL_MAX_ENGINES];
 	u32 nr_ports;
 	struct ubfab_port ports[];
 };

@@ -636,7 +636,8 @@ struct ubfab_model_param {
  *	stamped, in memory not freed since
  * @stamp_bytes: the kernel's xarray nodes holding them
  * @other_bytes: the copy of the parameters in force (none while profile
- *	cm384's own table is) and the ordered domain's head
+ *	cm384's own table is), the ordered domain's head and the entities'
+ *	counts of their queues by engine
  * @total_bytes: the sum of the bytes above
  * @queues: live queues
  *

@@ -321,7 +321,8 @@ enum {
 	UBFAB_A_MEM_STAMP_BYTES,	/* u64: the xarray nodes holding them */
 	/*
 	 * u64: the copy of the parameters in force (none while profile
-	 * cm384's own table is) and the ordered domain's head
+	 * cm384's own table is), the ordered domain's head and the
+	 * entities' counts of their queues by engine
 	 */
 	UBFAB_A_MEM_OTHER_BYTES,
 	UBFAB_A_MEM_TOTAL_BYTES,	/* u64: the sum of the bytes above */
