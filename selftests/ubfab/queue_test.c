@@ -3184,6 +3184,37 @@ TEST_F(contention, engines_per_die)
 	EXPECT_WITHIN(self->f[3].end, one + ser, 1);
 }
 
+/*
+ * Transfers to the other die of the chip hold their DMA engine too: 8
+ * queues of npu0 (numbers 0 to 7, two on each of its 4 engines) writing
+ * 1 MiB each to npu1 at once get the engines' 4 x 56 GB/s together, not
+ * 8 x 56 (the die-to-die link's 270 GB/s is not what caps them): four
+ * end as one alone does, the other four a serialization through an
+ * engine later.
+ */
+TEST_F(contention, die_engines)
+{
+	int i, first = 0, second = 0;
+	uint64_t one, ser;
+
+	ASSERT_EQ(0, ubfab_reload(""));
+	one = alone(_metadata, self, "npu8", "npu9", FLOW_LEN);
+	ser = one - alone(_metadata, self, "npu10", "npu11", 64);
+	EXPECT_WITHIN(FLOW_LEN * 1000 / ser, 56000, 1)
+		TH_LOG("one queue: %.1f GB/s", (double)FLOW_LEN / ser);
+	for (i = 0; i < 8; i++)
+		add_flow(_metadata, self, "npu0", "npu1");
+	run_flows(_metadata, self, 1, FLOW_LEN);
+	/* whole ns each, and ser is less the 64 bytes' time: a few ns */
+	for (i = 0; i < 8; i++) {
+		first += self->f[i].end + 3 >= one && self->f[i].end <= one + 3;
+		second += self->f[i].end + 3 >= one + ser &&
+			  self->f[i].end <= one + ser + 3;
+	}
+	EXPECT_EQ(4, first);
+	EXPECT_EQ(4, second);
+}
+
 /* The L2 switches of node 0's uplinks that carried bytes, per plane. */
 struct l2_used {
 	uint32_t mask[8];
