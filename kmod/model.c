@@ -23,7 +23,8 @@
  * Documentation/model.rst has the equations.
  *
  * Time is integer picoseconds (u64, about 213 days; the clock saturates
- * there); the only divisions are one per entry, at completion.
+ * there); the only divisions are one per entry, at completion, and for
+ * one over several planes one for each plane.
  */
 #include <linux/hash.h>
 #include <linux/rcupdate.h>
@@ -99,14 +100,15 @@ static u64 ubfab_model_lat_ps(const struct ubfab_model_params *p,
 }
 
 /*
- * @bytes serialized at @rate_mbps, @eff per mille of it, and @bw per
- * mille of that (a degraded port); saturated.
+ * @bytes serialized at @rate, a link's MB/s times the efficiency per
+ * mille of the transfer's kind, and @bw per mille of that (a degraded
+ * port); saturated.
  */
-static u64 ubfab_model_ser_ps(u64 bytes, u64 rate_mbps, u64 eff, u32 bw)
+static u64 ubfab_model_ser_ps(u64 bytes, u64 rate, u32 bw)
 {
 	/* <= 2^30 bytes x 10^9, the parameters' ranges: no overflow */
 	u64 ps = DIV64_U64_ROUND_UP(bytes * UBFAB_MODEL_PS_MBPS *
-				    UBFAB_MODEL_PER_MILLE, rate_mbps * eff);
+				    UBFAB_MODEL_PER_MILLE, rate);
 
 	if (bw >= UBFAB_MODEL_PER_MILLE)
 		return ps;
@@ -141,13 +143,39 @@ static u64 ubfab_model_eng_ps(const struct ubfab_model_params *p,
 }
 
 /*
+ * The bytes of a transfer of @bytes that the @k-th (from 0) of the @u
+ * planes it crossed carried, as the data path deals its chunks
+ * (route.h): n chunks of UBFAB_PLANE_CHUNK, round-robin from the first
+ * plane, the last one, maybe short, on the ((n - 1) mod @u)-th; so the
+ * first carries the most, ceil(n / @u) chunks. Integer arithmetic, no
+ * loop over the chunks. A plane past the n-th carried none of them (the
+ * notify add of a WRITE_NOTIFY of fewer chunks than planes: it travels
+ * behind the data, not charged apart).
+ */
+static u32 ubfab_model_share(u32 bytes, u32 u, u32 k)
+{
+	u32 n, chunks;
+
+	if (u == 1)
+		return bytes;
+	n = DIV_ROUND_UP(bytes, UBFAB_PLANE_CHUNK);
+	if (k >= n)
+		return 0;
+	chunks = (n - 1 - k) / u + 1;
+	if (k == (n - 1) % u)
+		return bytes - (n - chunks) * UBFAB_PLANE_CHUNK;
+	return chunks * UBFAB_PLANE_CHUNK;
+}
+
+/*
  * Whether @ex is a transfer (it crossed to a peer), and then in @x what
  * its cost and contention need of it: its way one way, over its die's own
  * port (loopback), the die-to-die link or the switch hops to the peer
  * (the ports' added latency @f too, over the planes); its bytes'
  * serialization through the peer's memory (loopback), over the die-to-die
- * link, or each plane's share of them over the planes, at the payload
- * efficiency of its kind, slowed by the ports' fault knobs @f (or none);
+ * link, or over the planes that of its most loaded plane's share of them
+ * (ubfab_model_share()) on one link, at the payload efficiency of its
+ * kind, slowed by the ports' fault knobs @f (or none);
  * and its bytes through the initiator resource of its class that queue
  * number @qid uses, which it holds for that long or its class's issue
  * cost there, whichever is more.
@@ -174,7 +202,7 @@ static bool ubfab_model_xfer(const struct ubfab_model_params *p,
 		break;
 	case UBFAB_MODEL_OTHER_DIE:
 		x->links = false;
-		x->dur_ps = ubfab_model_ser_ps(ex->bytes, p->die_mbps,
+		x->dur_ps = ubfab_model_ser_ps(ex->bytes, p->die_mbps *
 					       p->efficiency[read][cpu],
 					       UBFAB_MODEL_PER_MILLE);
 		break;
@@ -184,12 +212,12 @@ static bool ubfab_model_xfer(const struct ubfab_model_params *p,
 			return false;
 		x->links = true;
 		x->lat_ps += f ? f->delay_ps : 0;
-		x->dur_ps = ubfab_model_ser_ps(ex->bytes,
-					       p->link_mbps *
-					       hweight32(ex->plane_mask),
-					       p->efficiency[read][cpu],
-					       f ? f->bw_permille :
-						   UBFAB_MODEL_PER_MILLE);
+		x->rate = p->link_mbps * p->efficiency[read][cpu];
+		x->bw_permille = f ? f->bw_permille : UBFAB_MODEL_PER_MILLE;
+		x->dur_ps = ubfab_model_ser_ps(ubfab_model_share(ex->bytes,
+								 hweight32(ex->plane_mask),
+								 0),
+					       x->rate, x->bw_permille);
 		break;
 	}
 	x->off_ps = ubfab_model_off_ps(p, ex);
@@ -228,9 +256,7 @@ static u64 ubfab_model_xfer_ps(const struct ubfab_model_params *p,
 		retry = p->retry_ps +
 			ubfab_model_ser_ps(min_t(u64, ex->bytes,
 						 UBFAB_PLANE_CHUNK),
-					   p->link_mbps,
-					   p->efficiency[read][cpu],
-					   f->bw_permille);
+					   x.rate, f->bw_permille);
 	return 2 * x.lat_ps + p->target_ps[read][cpu] + retry +
 	       max(x.dur_ps, x.eng_ps);
 }
@@ -851,9 +877,12 @@ ubfab_model_cross(const struct ubfab_entity *ini, const struct ubfab_exec *ex,
 
 /*
  * Each plane's share of @ex, from @src to @dst, leaving at @t0, in @x,
- * over the links of its path (ubfab_model_hops(), ubfab_model_cross()).
- * Its bytes are counted evenly over the planes, the first taking what
- * does not divide. @ini runs it. Return: when its last byte arrives.
+ * over the links of its path (ubfab_model_hops(), ubfab_model_cross()),
+ * each held for its own share's time and counting its bytes: the chunks
+ * the data path dealt it (ubfab_model_share()), from the first plane of
+ * @ex->plane_mask at or after @ex->plane, where the deal started (the
+ * planes that were up did not change during it). @ini runs it.
+ * Return: when its last byte arrives.
  */
 static u64 ubfab_model_walk(const struct ubfab_entity *ini,
 			    const struct ubfab_exec *ex,
@@ -861,18 +890,28 @@ static u64 ubfab_model_walk(const struct ubfab_entity *ini,
 			    u64 t0, const struct ubfab_model_xfer *x, bool dry)
 {
 	unsigned long mask = ex->plane_mask;
-	u32 share = ex->bytes / hweight32(ex->plane_mask);
-	u32 bytes = ex->bytes - share * (hweight32(ex->plane_mask) - 1);
+	u32 u = hweight32(ex->plane_mask), bytes = ex->bytes, i = 0, first = 0;
 	struct ubfab_model_hop hops[UBFAB_MODEL_HOPS];
+	u64 arrive = 0, dur = x->dur_ps;
 	unsigned int plane, n;
-	u64 arrive = 0;
 
+	/* the planes of the mask below the deal's start come last */
+	if (u > 1)
+		first = hweight32(ex->plane_mask & (BIT(ex->plane) - 1));
 	for_each_set_bit(plane, &mask, UBFAB_MAX_PLANES) {
+		if (u > 1) {
+			bytes = ubfab_model_share(ex->bytes, u,
+						  i >= first ? i - first :
+							       i + u - first);
+			i++;
+			if (!bytes)
+				continue;
+			dur = ubfab_model_ser_ps(bytes, x->rate,
+						 x->bw_permille);
+		}
 		n = ubfab_model_hops(src, dst, plane, x->lat_ps, hops);
 		arrive = max(arrive, ubfab_model_cross(ini, ex, hops, n, plane,
-						       t0, x->dur_ps, bytes,
-						       dry));
-		bytes = share;
+						       t0, dur, bytes, dry));
 	}
 	return arrive;
 }

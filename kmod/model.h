@@ -164,7 +164,7 @@ void ubfab_model_fini(void);
  * struct ubfab_model_faults - what the fault knobs of the ports a
  *	transfer used say (struct ubfab_port)
  * @bw_permille: the lowest bandwidth of a port at either end of a plane
- *	it used, per mille: striped evenly, the slowest plane sets the pace
+ *	it used, per mille: it sets the pace of every plane's share
  * @error_ppm: the highest error rate of a plane it used, both ends added
  * @delay_ps: the largest added latency of a plane it used, both ends
  *	added, one way
@@ -187,8 +187,8 @@ struct ubfab_model_faults {
  * @lat_ps: the way between the two, one way (over the planes, the ports'
  *	added latency too)
  * @dur_ps: how long its bytes take through the peer's memory (loopback)
- *	or over the die-to-die link; over the planes, how long each plane's
- *	share of them holds each link
+ *	or over the die-to-die link; over the planes, how long the share of
+ *	them of its most loaded plane holds each link of that plane
  * @eng_ps: how long its bytes take through its initiator resource (a DMA
  *	engine or a vector-core path) at that one's bandwidth
  * @hold_ps: how long it holds that resource: @eng_ps, at least its class's
@@ -202,6 +202,10 @@ struct ubfab_model_faults {
  *	ubfab_entity's @engine_users), or NULL when that does not matter:
  *	its queue's own transfers could wait for each other there
  *	(ubfab_model_users())
+ * @rate: over the planes, what a plane's share serializes at: the link's
+ *	MB/s times the payload efficiency of its kind, per mille
+ * @bw_permille: over the planes, the ports' bandwidth factor (struct
+ *	ubfab_model_faults)
  */
 struct ubfab_model_xfer {
 	u64 off_ps;
@@ -210,7 +214,9 @@ struct ubfab_model_xfer {
 	u64 eng_ps;
 	u64 hold_ps;
 	const u16 *users;
+	u64 rate;
 	u32 engine;
+	u32 bw_permille;
 	bool links;
 };
 

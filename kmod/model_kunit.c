@@ -3,7 +3,9 @@
  * KUnit tests of the fabric model's cost arithmetic in model.c: the path
  * class of two places, what each kind of entry costs in either transfer
  * class, the published latencies and bandwidths, the striping of a
- * transfer's bytes over the planes it used, the ports' fault knobs, the
+ * transfer's bytes over the planes it used (its chunks as the data path
+ * deals them: the most loaded plane sets the pace, each plane's links
+ * count its own share), the ports' fault knobs, the
  * efficiency per op kind and target, that the largest entry does not overflow, and the clock
  * (in order, a small message priced like the last one); the initiator's
  * DMA engines and vector-core paths (their bandwidth, their issue cost,
@@ -15,6 +17,7 @@
 #include <linux/sizes.h>
 
 #include "model.h"
+#include "route.h"
 
 static const struct ubfab_model_params *const p = &ubfab_model_cm384;
 
@@ -245,7 +248,8 @@ static void ubfab_kunit_calibration(struct kunit *test)
 
 /*
  * Bytes striped over the planes used, at the efficiency of their kind
- * (with all the die's DMA engines, so that the links set the pace).
+ * (with all the die's DMA engines, so that the links set the pace): 42
+ * chunks, 6 on each of 7 planes, 7 on each of 6.
  */
 static void ubfab_kunit_striping(struct kunit *test)
 {
@@ -255,31 +259,76 @@ static void ubfab_kunit_striping(struct kunit *test)
 	struct ubfab_loc cpu = ubfab_kunit_cpu(0, 0);
 	u64 x = p->issue_ps + p->dma_ps + 2 * p->hop_ps, seven, six;
 	u64 lat = x + p->target_ps[0][0];
+	u32 bytes = 42 * UBFAB_PLANE_CHUNK;
 
-	/* 1 MiB over 7 links at 69.9%: 2^20 x 10^9 / (7 x 28000 x 699) */
+	/* 6 chunks on each link at 69.9%: 6 x 2^16 x 10^9 / (28000 x 699) */
 	seven = ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node, 0x7f,
-				      SZ_1M);
-	KUNIT_EXPECT_EQ(test, seven - lat, 7653616);
-	/* one plane fewer: 7/6 of it */
+				      bytes);
+	KUNIT_EXPECT_EQ(test, seven - lat, 20090742);
+	/* one plane fewer: 7 chunks on each, 7/6 of it */
 	six = ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node, 0x3f,
-				    SZ_1M);
-	KUNIT_EXPECT_EQ(test, six - lat, 8929219);
+				    bytes);
+	KUNIT_EXPECT_EQ(test, six - lat, 23439199);
 	/* which planes does not matter, only how many */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node,
-					      0x7e, SZ_1M),
+					      0x7e, bytes),
 			six);
 	/* to a CPU at 56.1%, reading from an NPU at 85.2% */
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &cpu,
-					      0x7f, SZ_1M) -
-			x - p->target_ps[0][1], 9536324);
+					      0x7f, bytes) -
+			x - p->target_ps[0][1], 25032850);
 	KUNIT_EXPECT_EQ(test,
 			ubfab_kunit_cost_with(&all, &a, UBFAB_OP_READ, &node,
-					      0x7f, SZ_1M) -
-			x - p->target_ps[1][0], 6279200);
+					      0x7f, bytes) -
+			x - p->target_ps[1][0], 16482898);
 	/* the published per-die write bandwidth, within 0.1% */
-	KUNIT_EXPECT_EQ(test, div64_u64(SZ_1M * 1000ULL, seven - lat), 137);
+	KUNIT_EXPECT_EQ(test, div64_u64(bytes * 1000ULL, seven - lat), 137);
+}
+
+/*
+ * The chunk imbalance: a transfer's chunks are dealt round-robin over the
+ * planes it crossed, so the first plane of the deal may carry one more
+ * than the others and finish later: its share sets the serialization
+ * (with all the die's DMA engines, so that the links set the pace).
+ */
+static void ubfab_kunit_imbalance(struct kunit *test)
+{
+	struct ubfab_model_params all = ubfab_kunit_all_engines();
+	struct ubfab_loc a = ubfab_kunit_npu(0, 0, 0);
+	struct ubfab_loc node = ubfab_kunit_npu(0, 1, 0);
+	u64 lat = p->issue_ps + p->dma_ps + 2 * p->hop_ps + p->target_ps[0][0];
+	u32 c = UBFAB_PLANE_CHUNK;
+	u64 one, two;
+
+	/* a chunk, and two, on one link at 69.9%: 2^16 x 10^9 / 19572000 */
+	one = ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node, 1, c);
+	KUNIT_EXPECT_EQ(test, one - lat, 3348457);
+	two = ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node, 1, 2 * c);
+	KUNIT_EXPECT_EQ(test, two - lat, 6696914);
+	/* 8 chunks over 7 planes: the first carries two, not 8/7 */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node,
+					      0x7f, 8 * c), two);
+	/* 7 over 7: one each */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node,
+					      0x7f, 7 * c), one);
+	/* and 100 bytes more: the first carries a chunk and the short one */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node,
+					      0x7f, 7 * c + 100),
+			ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node,
+					      1, c + 100));
+	/* 14 less 100 bytes: the short one on the last plane, two on the first */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node,
+					      0x7f, 14 * c - 100), two);
+	/* 8 over 6 planes: two on the first two of them */
+	KUNIT_EXPECT_EQ(test,
+			ubfab_kunit_cost_with(&all, &a, UBFAB_OP_WRITE, &node,
+					      0x7e, 8 * c), two);
 }
 
 /*
@@ -298,8 +347,8 @@ static void ubfab_kunit_faults(struct kunit *test)
 		.sqe.opcode = UBFAB_OP_WRITE, .peer = &node,
 		.plane_mask = 0x7f, .bytes = SZ_1M,
 	};
-	/* 1 MiB over 7 links at 69.9% (ubfab_kunit_striping) */
-	u64 ser = 7653616, healthy = ubfab_model_cost_ps(&all, &a, &ex, NULL);
+	/* 1 MiB over 7 links: 3 of its 16 chunks on the first, at 69.9% */
+	u64 ser = 10045371, healthy = ubfab_model_cost_ps(&all, &a, &ex, NULL);
 
 	KUNIT_EXPECT_EQ(test, ubfab_model_cost_ps(&all, &a, &ex, &f), healthy);
 	f.bw_permille = 500;
@@ -532,6 +581,74 @@ static u64 ubfab_kunit_charge(struct kunit *test, struct ubfab_loc *self,
 }
 
 /*
+ * Each plane's links hold for its own share's time and count its bytes,
+ * the bytes the data path counts on its ports: its deal
+ * (ubfab_route_pick_plane() from where the entry's walk started,
+ * @ex->plane) over the planes up, as @mask, of @bytes in chunks; the
+ * shares add up to @bytes, and the transfer ends at its cost.
+ */
+static void ubfab_kunit_deal(struct kunit *test, u32 start, u32 mask,
+			     u32 bytes, u8 opcode)
+{
+	struct ubfab_fabric *fab = ubfab_kunit_fabric(test);
+	struct ubfab_loc *a = ubfab_kunit_entity(test, fab, 0,
+						 ubfab_kunit_npu(0, 0, 0));
+	struct ubfab_loc *b = ubfab_kunit_entity(test, fab, 1,
+						 ubfab_kunit_npu(0, 1, 0));
+	struct ubfab_entity *src = container_of(a, struct ubfab_entity, loc);
+	struct ubfab_entity *dst = container_of(b, struct ubfab_entity, loc);
+	struct ubfab_exec ex = {
+		.sqe.opcode = opcode, .plane = start, .bytes = bytes,
+	};
+	u64 share[7] = {}, sum = 0, ser;
+	u32 done, next = start, plane;
+
+	for (done = 0; done < bytes; done += ubfab_route_chunk_len(bytes, done)) {
+		plane = ubfab_route_pick_plane(mask, 7, &next);
+		ubfab_model_note(&ex, plane, dst);
+		share[plane] += ubfab_route_chunk_len(bytes, done);
+	}
+	KUNIT_ASSERT_EQ(test, ex.plane_mask, mask);
+	KUNIT_EXPECT_EQ(test, ubfab_kunit_charge(test, a, b, &ex, 0),
+			ubfab_model_cost_ps(p, a, &ex, NULL));
+	if (opcode == UBFAB_OP_READ)
+		swap(src, dst);
+	for (plane = 0; plane < 7; plane++) {
+		/* the serialization alone: a 1-plane cost less its fixed part */
+		ser = ubfab_kunit_cost(a, opcode, b, 1, share[plane]) -
+		      ubfab_kunit_cost(a, opcode, b, 1, 0);
+		KUNIT_EXPECT_EQ(test, atomic64_read(&src->ports[plane].tx.bytes),
+				share[plane]);
+		KUNIT_EXPECT_EQ(test, atomic64_read(&dst->ports[plane].rx.bytes),
+				share[plane]);
+		KUNIT_EXPECT_EQ(test,
+				atomic64_read(&src->ports[plane].tx.busy_ps),
+				ser);
+		KUNIT_EXPECT_EQ(test,
+				atomic64_read(&dst->ports[plane].rx.busy_ps),
+				ser);
+		sum += atomic64_read(&src->ports[plane].tx.bytes);
+	}
+	KUNIT_EXPECT_EQ(test, sum, bytes);
+}
+
+/*
+ * The deal starts where the entry's walk did, not at the lowest plane;
+ * from a plane that is down, at the next one up; a short last chunk.
+ */
+static void ubfab_kunit_deals(struct kunit *test)
+{
+	u32 c = UBFAB_PLANE_CHUNK;
+
+	ubfab_kunit_deal(test, 0, 0x7f, 8 * c, UBFAB_OP_WRITE);
+	ubfab_kunit_deal(test, 3, 0x7f, 8 * c + 100, UBFAB_OP_WRITE);
+	ubfab_kunit_deal(test, 6, 0x7f, 16 * c - 1, UBFAB_OP_WRITE);
+	ubfab_kunit_deal(test, 5, 0x3b, 6 * c, UBFAB_OP_WRITE);
+	ubfab_kunit_deal(test, 2, 0x3b, 7 * c + 1, UBFAB_OP_READ);
+	ubfab_kunit_deal(test, 6, 0x3b, 9 * c, UBFAB_OP_WRITE);
+}
+
+/*
  * Contention: transfers that share a link wait for each other, first
  * come first served; disjoint ones do not; one earlier in modeled time
  * than a link's last reservation goes in the idle gap before it, after
@@ -718,8 +835,9 @@ static void ubfab_kunit_engines(struct kunit *test)
 	/*
 	 * queue 1 has an engine of its own: to another peer over the same
 	 * ports, after queue 0's share of them (its bytes at the links'
-	 * pace, 122 us), its bytes still come at its engine's pace, 300 us;
-	 * queue 4 waits for queue 0's engine
+	 * pace, 37 chunks on the first plane: 124 us), its bytes still
+	 * come at its engine's pace, 300 us; queue 4 waits for queue 0's
+	 * engine
 	 */
 	ex.peer = n[2];
 	KUNIT_EXPECT_EQ(test,
@@ -1077,6 +1195,8 @@ static struct kunit_case ubfab_model_cases[] = {
 	KUNIT_CASE(ubfab_kunit_latency),
 	KUNIT_CASE(ubfab_kunit_calibration),
 	KUNIT_CASE(ubfab_kunit_striping),
+	KUNIT_CASE(ubfab_kunit_imbalance),
+	KUNIT_CASE(ubfab_kunit_deals),
 	KUNIT_CASE(ubfab_kunit_faults),
 	KUNIT_CASE(ubfab_kunit_local),
 	KUNIT_CASE(ubfab_kunit_largest),
