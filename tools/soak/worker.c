@@ -431,8 +431,8 @@ static void verify_ok(const struct entry *e, unsigned int l,
 		w.slot->verified_bytes += i;
 		break;
 	case SOP_EVENT_RECORD:
+		/* w.events[l] took the count when the batch was reaped */
 		check_result(cqe->result, e->expect);
-		w.events[l] = cqe->result;
 		break;
 	case SOP_EVENT_WAIT:
 		w.slot->results_checked++;
@@ -519,6 +519,14 @@ static int batch(struct ubfab_queue *q)
 				(ent[l].op == SOP_WRITE_NOTIFY &&
 				 cqe[i].status == UBFAB_CQE_OK ? 8 : 0);
 		w.slot->inflight_bytes -= ent[l].inflight;
+		/*
+		 * The count is the file's, which a rebuild keeps: taken
+		 * here, before the checks, which a SIGBUS (a reset taking
+		 * the memory) may cut short before they reach this entry
+		 */
+		if (ent[l].op == SOP_EVENT_RECORD &&
+		    cqe[i].status == UBFAB_CQE_OK)
+			w.events[l] = cqe[i].result;
 	}
 	for (i = 0; i < n; i++) {
 		l = cqe[i].user_data;
