@@ -746,8 +746,7 @@ void ubfab_model_links_reset(struct ubfab_fabric *fabric)
 void ubfab_model_queue_users(struct ubfab_entity *entity, u32 qid,
 			     int delta)
 {
-	u16 *users;
-	u32 m;
+	u32 *users, m;
 
 	xa_lock(&entity->queues);
 	for (m = 1; m <= UBFAB_MODEL_MAX_ENGINES; m++) {
@@ -767,7 +766,7 @@ void ubfab_model_queue_users(struct ubfab_entity *entity, u32 qid,
  * next transfer of its queue could then wait for it; otherwise, the
  * queue's next transfer gets there after it is let go.
  */
-static const u16 *ubfab_model_users(const struct ubfab_model_params *p,
+static const u32 *ubfab_model_users(const struct ubfab_model_params *p,
 				    const struct ubfab_loc *self,
 				    const struct ubfab_exec *ex, u32 qid,
 				    const struct ubfab_model_xfer *x,

@@ -213,7 +213,7 @@ struct ubfab_model_xfer {
 	u64 dur_ps;
 	u64 eng_ps;
 	u64 hold_ps;
-	const u16 *users;
+	const u32 *users;
 	u64 rate;
 	u32 engine;
 	u32 bw_permille;

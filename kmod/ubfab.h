@@ -306,7 +306,7 @@ struct ubfab_entity {
 	atomic64_t auth_failures;
 	unsigned long ports_up;
 	struct ubfab_link engines[UBFAB_MODEL_ENGINES];
-	u16 engine_users[UBFAB_MODEL_MAX_ENGINES][UBFAB_MODEL_MAX_ENGINES];
+	u32 engine_users[UBFAB_MODEL_MAX_ENGINES][UBFAB_MODEL_MAX_ENGINES];
 	u32 nr_ports;
 	struct ubfab_port ports[];
 };
